@@ -1,0 +1,38 @@
+//===- Compiler.h - tritium's compiler as plain C++ -------------*- C++ -*-===//
+//
+// Text in, text (or bytes) out, std::string only: the Python bindings and any other host
+// can drive every stage without seeing an MLIR or LLVM type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_API_COMPILER_H
+#define TRITIUM_API_COMPILER_H
+
+#include <string>
+
+namespace tritium::api {
+
+/// `output` when `ok`; otherwise `error` holds one diagnostic per line, each
+/// `<file>:<line>:<col>: error: <message>` when the location is known.
+struct Result {
+  bool ok = false;
+  std::string output;
+  std::string error;
+};
+
+/// Parses and verifies TTIR/TTGIR/linalg text, then prints it back.
+Result parseAndPrint(const std::string &ir, bool withLocations);
+/// Runs a textual pass pipeline, e.g. `builtin.module(canonicalize,cse)`.
+Result runPassPipeline(const std::string &ir, const std::string &pipeline);
+/// TTIR to the device-neutral linalg form.
+Result convertTritonToLinalg(const std::string &ttir);
+/// The linalg form to optimized LLVM IR for the host CPU.
+Result lowerLinalgToLLVMIR(const std::string &linalg);
+/// LLVM IR to a relocatable object for the host CPU (bytes in `output`).
+Result compileLLVMIRToObject(const std::string &llvmIR);
+/// Host CPU name and features: part of every cache key, since objects are host-specific.
+std::string hostTargetKey();
+
+} // namespace tritium::api
+
+#endif // TRITIUM_API_COMPILER_H

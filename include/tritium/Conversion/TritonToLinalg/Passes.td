@@ -1,0 +1,47 @@
+//===- Passes.td - TTIR to linalg conversion passes -----------------------===//
+
+#ifndef TRITIUM_CONVERSION_TRITONTOLINALG_PASSES
+#define TRITIUM_CONVERSION_TRITONTOLINALG_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTritonToLinalg : Pass<"convert-triton-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Convert Triton IR (tt) to linalg/tensor/memref/scf with an explicit kernel ABI";
+  let description = [{
+    Every `tt.func` becomes a `func.func` whose pointer arguments are `!llvm.ptr`, followed by
+    six `i32` arguments: the program id along x, y, z and the grid size along x, y, z.
+    Tensors of pointers become tensors of `i64` addresses. Tensor compute becomes linalg
+    (`linalg.matmul`, `linalg.reduce`, `linalg.transpose`, `linalg.generic`); elementwise
+    arith/math on tensors stays as is for `convert-elementwise-to-linalg`.
+
+    Loads and stores become loop nests over the tile whose body recomputes the address (and
+    mask, and stored value) of each element from the index math that produced it, so that
+    contiguous, strided and gathered accesses all take one path and later vectorize:
+
+    ```mlir
+    %p = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+    %q = tt.addptr %p, %offsets : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+    %v = tt.load %q : tensor<4x!tt.ptr<f32>>
+    ```
+    becomes
+    ```mlir
+    %buf = memref.alloc() : memref<4xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %off = ...                        // offsets[i], recomputed from its definition
+      %addr = llvm.getelementptr %arg0[%off] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %x = llvm.load %addr : !llvm.ptr -> f32
+      memref.store %x, %buf[%i] : memref<4xf32>
+    }
+    %v = bufferization.to_tensor %buf restrict writable : memref<4xf32> to tensor<4xf32>
+    ```
+    An op without a lowering is reported with its name and location.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::bufferization::BufferizationDialect",
+    "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect", "mlir::LLVM::LLVMDialect",
+    "mlir::math::MathDialect", "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // TRITIUM_CONVERSION_TRITONTOLINALG_PASSES

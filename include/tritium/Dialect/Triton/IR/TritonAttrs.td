@@ -1,0 +1,63 @@
+//===- TritonAttrs.td - enums and attributes of the `tt` dialect ----------===//
+
+#ifndef TRITIUM_TT_ATTRS
+#define TRITIUM_TT_ATTRS
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "tritium/Dialect/Triton/IR/TritonDialect.td"
+
+// Enum spellings and values follow what triton prints; they are part of the text format.
+class TT_I32Enum<string name, list<I32EnumAttrCase> cases> : I32EnumAttr<name, "", cases> {
+  let cppNamespace = "::tritium::tt";
+}
+
+def TT_CacheModifierAttr : TT_I32Enum<"CacheModifier", [
+  I32EnumAttrCase<"NONE", 1, "none">, I32EnumAttrCase<"CA", 2, "ca">,
+  I32EnumAttrCase<"CG", 3, "cg">, I32EnumAttrCase<"WB", 4, "wb">,
+  I32EnumAttrCase<"CS", 5, "cs">, I32EnumAttrCase<"WT", 6, "wt">,
+  I32EnumAttrCase<"CV", 7, "cv">]>;
+
+def TT_EvictionPolicyAttr : TT_I32Enum<"EvictionPolicy", [
+  I32EnumAttrCase<"NORMAL", 1, "evict_normal">,
+  I32EnumAttrCase<"EVICT_FIRST", 2, "evict_first">,
+  I32EnumAttrCase<"EVICT_LAST", 3, "evict_last">]>;
+
+def TT_MemSemanticAttr : TT_I32Enum<"MemSemantic", [
+  I32EnumAttrCase<"RELAXED", 1, "relaxed">, I32EnumAttrCase<"ACQUIRE", 2, "acquire">,
+  I32EnumAttrCase<"RELEASE", 3, "release">, I32EnumAttrCase<"ACQUIRE_RELEASE", 4, "acq_rel">]>;
+
+def TT_MemSyncScopeAttr : TT_I32Enum<"MemSyncScope", [
+  I32EnumAttrCase<"GPU", 1, "gpu">, I32EnumAttrCase<"CTA", 2, "cta">,
+  I32EnumAttrCase<"SYSTEM", 3, "sys">]>;
+
+def TT_RMWOpAttr : TT_I32Enum<"RMWOp", [
+  I32EnumAttrCase<"AND", 1, "and">, I32EnumAttrCase<"OR", 2, "or">,
+  I32EnumAttrCase<"XOR", 3, "xor">, I32EnumAttrCase<"ADD", 4, "add">,
+  I32EnumAttrCase<"FADD", 5, "fadd">, I32EnumAttrCase<"MAX", 6, "max">,
+  I32EnumAttrCase<"MIN", 7, "min">, I32EnumAttrCase<"UMAX", 8, "umax">,
+  I32EnumAttrCase<"UMIN", 9, "umin">, I32EnumAttrCase<"XCHG", 10, "exch">]>;
+
+def TT_ProgramDimAttr : TT_I32Enum<"ProgramIDDim", [
+  I32EnumAttrCase<"X", 0, "x">, I32EnumAttrCase<"Y", 1, "y">, I32EnumAttrCase<"Z", 2, "z">]>;
+
+def TT_RoundingModeAttr : TT_I32Enum<"RoundingMode", [
+  I32EnumAttrCase<"RTZ", 0, "rtz">, I32EnumAttrCase<"RTNE", 1, "rtne">]>;
+
+def TT_PropagateNanAttr : TT_I32Enum<"PropagateNan", [
+  I32EnumAttrCase<"NONE", 0, "none">, I32EnumAttrCase<"ALL", 0xFFFF, "all">]>;
+
+def TT_InputPrecisionAttr : TT_I32Enum<"InputPrecision", [
+  I32EnumAttrCase<"TF32", 0, "tf32">, I32EnumAttrCase<"TF32x3", 1, "tf32x3">,
+  I32EnumAttrCase<"IEEE", 2, "ieee">, I32EnumAttrCase<"BF16x3", 3, "bf16x3">,
+  I32EnumAttrCase<"BF16x6", 4, "bf16x6">]>;
+
+def TT_CachePolicyAttr : AttrDef<TT_Dialect, "CachePolicy"> {
+  let mnemonic = "cache_policy";
+  let summary = "cache modifier and eviction policy of a load or store (a hint only)";
+  let parameters = (ins EnumParameter<TT_CacheModifierAttr>:$cache_modifier,
+                        EnumParameter<TT_EvictionPolicyAttr>:$eviction_policy);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+#endif // TRITIUM_TT_ATTRS

@@ -1,0 +1,378 @@
+//===- TritonOps.td - operations of the `tt` dialect ----------------------===//
+//
+// Each op's assembly format reproduces what triton 3.9 prints; the semantics
+// documented here are the ones tritium's lowerings implement.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_TT_OPS
+#define TRITIUM_TT_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "tritium/Dialect/Triton/IR/TritonDialect.td"
+include "tritium/Dialect/Triton/IR/TritonTypes.td"
+include "tritium/Dialect/Triton/IR/TritonAttrs.td"
+
+class TT_Op<string mnemonic, list<Trait> traits = []> : Op<TT_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Casts and elementwise ops that arith/math do not have
+//===----------------------------------------------------------------------===//
+
+class TT_UnaryCastOp<string mnemonic, Type srcType, Type resultType>
+    : TT_Op<mnemonic, [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let arguments = (ins srcType:$src);
+  let results = (outs resultType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_IntToPtrOp : TT_UnaryCastOp<"int_to_ptr", TT_I64Like, TT_PtrLike> {
+  let summary = "cast an i64 address to a pointer";
+}
+def TT_PtrToIntOp : TT_UnaryCastOp<"ptr_to_int", TT_PtrLike, TT_I64Like> {
+  let summary = "cast a pointer to its i64 address";
+}
+def TT_BitcastOp : TT_UnaryCastOp<"bitcast", TT_Type, TT_Type> {
+  let summary = "reinterpret the bits of each element as another type of the same width";
+  let hasVerifier = 1;
+}
+
+def TT_FpToFpOp : TT_Op<"fp_to_fp", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "float conversion with fp8 types and an explicit rounding mode";
+  let arguments = (ins TT_FloatLike:$src, OptionalAttr<TT_RoundingModeAttr>:$rounding);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat =
+      "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)";
+}
+
+def TT_ClampFOp : TT_Op<"clampf", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "clamp x into [min, max], optionally propagating NaN";
+  let arguments = (ins TT_FloatLike:$x, TT_FloatLike:$min, TT_FloatLike:$max,
+                       TT_PropagateNanAttr:$propagateNan);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat =
+      "$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)";
+}
+
+def TT_PreciseSqrtOp : TT_Op<"precise_sqrt", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "correctly rounded square root";
+  let arguments = (ins TT_FloatLike:$x);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x)";
+}
+
+def TT_PreciseDivFOp : TT_Op<"precise_divf", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "correctly rounded division";
+  let arguments = (ins TT_FloatLike:$x, TT_FloatLike:$y);
+  let results = (outs TT_FloatLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
+def TT_MulhiUIOp : TT_Op<"mulhiui", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "high half of the unsigned product of x and y";
+  let arguments = (ins TT_IntLike:$x, TT_IntLike:$y);
+  let results = (outs TT_IntLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
+def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise, SameVariadicOperandSize]> {
+  let summary = "call of an external (libdevice-style) elementwise function";
+  let arguments = (ins Variadic<TT_Type>:$srcs, StrAttr:$libname, StrAttr:$libpath,
+                       StrAttr:$symbol, BoolAttr:$pure);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, $result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape,
+                                   AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance a pointer (or tensor of pointers) by an element offset";
+  let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
+  let results = (outs TT_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+}
+
+def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
+                               DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "load through a pointer or tensor of pointers, masked lanes take `other`";
+  let arguments = (ins TT_PtrLike:$ptr, Optional<TT_BoolLike>:$mask, Optional<TT_Type>:$other,
+                       OptionalAttr<AnyAttr>:$cachePolicy,
+                       DefaultValuedAttr<BoolAttr, "false">:$isVolatile);
+  let results = (outs TT_Type:$result);
+  // The result type is implied by the pointer type, as are mask and other.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store through a pointer or tensor of pointers where the mask is set";
+  let arguments = (ins TT_PtrLike:$ptr, TT_Type:$value, Optional<TT_BoolLike>:$mask,
+                       OptionalAttr<AnyAttr>:$cachePolicy, UnitAttr:$ignore_cta);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic read-modify-write; returns the old value";
+  let arguments = (ins TT_RMWOpAttr:$atomic_rmw_op, TT_PtrLike:$ptr, TT_Type:$val,
+                       Optional<TT_BoolLike>:$mask, TT_MemSemanticAttr:$sem,
+                       TT_MemSyncScopeAttr:$scope);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = [{
+    $atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:`
+    functional-type(operands, $result)
+  }];
+}
+
+def TT_AtomicCASOp : TT_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic compare-and-swap; returns the old value";
+  let arguments = (ins TT_PtrLike:$ptr, TT_Type:$cmp, TT_Type:$val,
+                       TT_MemSemanticAttr:$sem, TT_MemSyncScopeAttr:$scope);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "broadcast a scalar to every element of a tensor";
+  let arguments = (ins TT_Type:$src);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    TypesMatchWith<"result is the element type of src", "src", "result",
+                   "::mlir::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "the single element of a tensor whose every dimension is 1";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
+def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "insert a dimension of size 1 at `axis`";
+  let arguments = (ins TT_Tensor:$src, I32Attr:$axis);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "reinterpret a tensor with another shape of the same element count";
+  let arguments = (ins TT_Tensor:$src, UnitAttr:$allow_reorder, UnitAttr:$efficient_layout);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)?
+    attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "broadcast dimensions of size 1 to the result shape";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TT_CatOp : TT_Op<"cat", [Pure, SameOperandsAndResultElementType, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "concatenate two tensors along the first dimension";
+  let arguments = (ins TT_Tensor:$lhs, TT_Tensor:$rhs);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+}
+
+def TT_JoinOp : TT_Op<"join", [Pure, SameOperandsAndResultElementType, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "stack two tensors along a new minor dimension of size 2";
+  let arguments = (ins TT_Tensor:$lhs, TT_Tensor:$rhs);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+}
+
+def TT_SplitOp : TT_Op<"split", [Pure, AllTypesMatch<["outLHS", "outRHS"]>]> {
+  let summary = "split a tensor whose minor dimension is 2 into its two halves";
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$outLHS, TT_Tensor:$outRHS);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($outLHS)";
+}
+
+def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "permute the dimensions of a tensor: result dim i is source dim order[i]";
+  let arguments = (ins TT_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Program identity and index ranges
+//===----------------------------------------------------------------------===//
+
+def TT_GetProgramIdOp : TT_Op<"get_program_id", [Pure]> {
+  let summary = "the id of this program along a grid axis";
+  let arguments = (ins TT_ProgramDimAttr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def TT_GetNumProgramsOp : TT_Op<"get_num_programs", [Pure]> {
+  let summary = "the size of the grid along an axis";
+  let arguments = (ins TT_ProgramDimAttr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
+  let summary = "the 1-D tensor [start, end)";
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Dot, reductions, scans
+//===----------------------------------------------------------------------===//
+
+def TT_DotOp : TT_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
+  let summary = "d = a * b + c for 2-D (or batched 3-D) tiles";
+  let arguments = (ins TT_FpIntTensor:$a, TT_FpIntTensor:$b, TT_FpIntTensor:$c,
+                       DefaultValuedAttr<TT_InputPrecisionAttr,
+                                         "::tritium::tt::InputPrecision::IEEE">:$inputPrecision,
+                       DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+  let results = (outs TT_FpIntTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:`
+    type($a) `*` type($b) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
+  let summary = "reduce tensors along `axis` with the combiner region";
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<TT_Type>:$result);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let hasVerifier = 1;
+}
+
+def TT_ReduceReturnOp : TT_Op<"reduce.return", [HasParent<"ReduceOp">, Pure, Terminator,
+                                                ReturnLike]> {
+  let summary = "yield the combined values of a reduce region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock]> {
+  let summary = "inclusive scan along `axis` with the combiner region";
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region SizedRegion<1>:$combineOp);
+}
+
+def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure, Terminator,
+                                            ReturnLike]> {
+  let summary = "yield the combined values of a scan region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+def TT_HistogramOp : TT_Op<"histogram", [Pure,
+    TypesMatchWith<"mask is i1 with the shape of src", "src", "mask",
+                   "::tritium::tt::getI1SameShape($_self)",
+                   "($_op.getOperands().size() <= 1) || std::equal_to<>()">]> {
+  let summary = "histogram of integer values into bins of width 1 starting at 0";
+  let arguments = (ins TT_IntTensor:$src, Optional<TT_BoolLike>:$mask);
+  let results = (outs TT_IntTensor:$result);
+  let assemblyFormat = "$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)";
+}
+
+def TT_GatherOp : TT_Op<"gather", [Pure]> {
+  let summary = "gather elements of src along `axis` at the given indices";
+  let arguments = (ins TT_Tensor:$src, TT_IntTensor:$indices, I32Attr:$axis,
+                       UnitAttr:$efficient_layout);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def TT_PrintOp : TT_Op<"print", [SameVariadicOperandSize, MemoryEffects<[MemWrite]>]> {
+  let summary = "print a prefix and the values of each program";
+  let arguments = (ins StrAttr:$prefix, BoolAttr:$hex, Variadic<TT_Type>:$args,
+                       DenseI32ArrayAttr:$isSigned);
+  let assemblyFormat = "$prefix attr-dict (`:` $args^ `:` type($args))?";
+}
+
+def TT_AssertOp : TT_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "abort with a message where the condition is false";
+  let arguments = (ins AnyTypeOf<[I1, RankedTensorOf<[I1]>]>:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+def TT_FuncOp : TT_Op<"func", [AffineScope, AutomaticAllocationScope, CallableOpInterface,
+                               FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "a Triton kernel or device function";
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return isExternal() ? nullptr : &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
+    bool isDeclaration() { return isExternal(); }
+  }];
+}
+
+def TT_CallOp : TT_Op<"call", [CallOpInterface,
+                               DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "direct call of a tt.func";
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<AnyType>);
+  let assemblyFormat = "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::CallInterfaceCallable getCallableForCallee() {
+      return (*this)->getAttrOfType<::mlir::SymbolRefAttr>("callee");
+    }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      (*this)->setAttr("callee", ::mlir::cast<::mlir::SymbolRefAttr>(callee));
+    }
+    operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() { return getOperandsMutable(); }
+  }];
+}
+
+def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
+  let summary = "return from a tt.func";
+  let arguments = (ins Variadic<AnyType>:$srcs);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+  let assemblyFormat = "attr-dict ($srcs^ `:` type($srcs))?";
+}
+
+#endif // TRITIUM_TT_OPS

@@ -1,0 +1,113 @@
+//===- ElementwisePatterns.cpp - tt elementwise ops with arith/math forms -===//
+//
+// These become arith/math ops on the same (tensor or scalar) types; tensors are turned into
+// linalg later by convert-elementwise-to-linalg, like every other elementwise op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+
+namespace tritium {
+namespace {
+
+Type withElementType(Type like, Type element) {
+  if (auto tensor = dyn_cast<RankedTensorType>(like))
+    return tensor.clone(element);
+  return element;
+}
+
+struct FpToFpConversion : OpConversionPattern<tt::FpToFpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
+    auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (dstType.getWidth() > srcType.getWidth()) {
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), adaptor.getSrc());
+      return success();
+    }
+    arith::RoundingMode mode = arith::RoundingMode::to_nearest_even;
+    if (op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ)
+      mode = arith::RoundingMode::toward_zero;
+    auto trunc = arith::TruncFOp::create(rewriter, op.getLoc(), op.getType(), adaptor.getSrc());
+    trunc.setRoundingmode(mode);
+    rewriter.replaceOp(op, trunc);
+    return success();
+  }
+};
+
+struct ClampFConversion : OpConversionPattern<tt::ClampFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ClampFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value result;
+    if (op.getPropagateNan() == tt::PropagateNan::ALL) {
+      result = arith::MaximumFOp::create(rewriter, loc, adaptor.getX(), adaptor.getMin());
+      result = arith::MinimumFOp::create(rewriter, loc, result, adaptor.getMax());
+    } else {
+      result = arith::MaxNumFOp::create(rewriter, loc, adaptor.getX(), adaptor.getMin());
+      result = arith::MinNumFOp::create(rewriter, loc, result, adaptor.getMax());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PreciseSqrtConversion : OpConversionPattern<tt::PreciseSqrtOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::PreciseSqrtOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<math::SqrtOp>(op, adaptor.getX());
+    return success();
+  }
+};
+
+struct PreciseDivFConversion : OpConversionPattern<tt::PreciseDivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::PreciseDivFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, adaptor.getX(), adaptor.getY());
+    return success();
+  }
+};
+
+/// High half of the unsigned product, computed at twice the width.
+struct MulhiUIConversion : OpConversionPattern<tt::MulhiUIOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::MulhiUIOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto intType = cast<IntegerType>(getElementTypeOrSelf(op.getType()));
+    unsigned width = intType.getWidth();
+    Type wide = withElementType(op.getType(), rewriter.getIntegerType(2 * width));
+    Value x = arith::ExtUIOp::create(rewriter, loc, wide, adaptor.getX());
+    Value y = arith::ExtUIOp::create(rewriter, loc, wide, adaptor.getY());
+    Value product = arith::MulIOp::create(rewriter, loc, x, y);
+    Value shift = arith::ConstantOp::create(
+        rewriter, loc, wide,
+        isa<RankedTensorType>(wide)
+            ? cast<TypedAttr>(DenseElementsAttr::get(
+                  cast<ShapedType>(wide), rewriter.getIntegerAttr(getElementTypeOrSelf(wide),
+                                                                  width)))
+            : cast<TypedAttr>(rewriter.getIntegerAttr(wide, width)));
+    Value high = arith::ShRUIOp::create(rewriter, loc, product, shift);
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, op.getType(), high);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<FpToFpConversion, ClampFConversion, PreciseSqrtConversion, PreciseDivFConversion,
+               MulhiUIConversion>(converter, patterns.getContext());
+}
+
+} // namespace tritium

@@ -1,0 +1,158 @@
+//===- MemoryPatterns.cpp - tt.load and tt.store --------------------------===//
+//
+// A tile load is a loop nest that reads each element through its recomputed address into a
+// fresh buffer, which becomes the result tensor; a tile store is a loop nest that writes each
+// element whose mask is set. Both are ordinary side-effecting loops, so their order with
+// respect to each other is kept by every later pass. Masked-off lanes never touch memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PointerUtils.h"
+#include "TileElementMaterializer.h"
+#include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tritium {
+namespace {
+
+/// Runs `body` for every index of `shape`, innermost dimension last.
+void forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t size : shape) {
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    steps.push_back(one);
+  }
+  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::ZeroOp::create(b, loc, type);
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+/// Loads one element, or yields `other` (zero when absent) where the mask is clear.
+Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other, Type pointee,
+                  bool isVolatile) {
+  Type type = llvmPointeeType(pointee);
+  unsigned alignment = pointeeByteSize(pointee);
+  auto load = [&](OpBuilder &b, Location loc) -> Value {
+    return LLVM::LoadOp::create(b, loc, type, ptr, alignment, isVolatile);
+  };
+  if (!mask)
+    return load(b, loc);
+  if (!other)
+    other = zeroOf(b, loc, type);
+  auto ifOp = scf::IfOp::create(
+      b, loc, mask,
+      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, load(b, loc)); },
+      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, other); });
+  return ifOp.getResult(0);
+}
+
+void storeElement(OpBuilder &b, Location loc, Value ptr, Value value, Value mask,
+                  Type pointee) {
+  unsigned alignment = pointeeByteSize(pointee);
+  if (!mask) {
+    LLVM::StoreOp::create(b, loc, value, ptr, alignment);
+    return;
+  }
+  scf::IfOp::create(b, loc, mask, [&](OpBuilder &b, Location loc) {
+    LLVM::StoreOp::create(b, loc, value, ptr, alignment);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+/// Pointers are kept in tensors as i64 addresses.
+Value asTensorElement(OpBuilder &b, Location loc, Value value) {
+  if (isa<LLVM::LLVMPointerType>(value.getType()))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+  return value;
+}
+
+struct LoadConversion : OpConversionPattern<tt::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(op.getPtr().getType()))
+                       .getPointeeType();
+    bool isVolatile = op.getIsVolatile();
+    auto tileType = dyn_cast<RankedTensorType>(op.getType());
+    if (!tileType) {
+      Value value = loadElement(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
+                                adaptor.getOther(), pointee, isVolatile);
+      rewriter.replaceOp(op, value);
+      return success();
+    }
+
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(tileType));
+    auto bufferType = MemRefType::get(resultType.getShape(), resultType.getElementType());
+    Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    TileElementMaterializer elements(rewriter, *getTypeConverter());
+    forEachIndex(rewriter, loc, tileType.getShape(),
+                 [&](OpBuilder &b, Location loc, ValueRange indices) {
+                   Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
+                   Value mask, other;
+                   if (op.getMask())
+                     mask = elements.elementAt(b, loc, op.getMask(), indices);
+                   if (op.getOther())
+                     other = elements.elementAt(b, loc, op.getOther(), indices);
+                   Value value = loadElement(b, loc, ptr, mask, other, pointee, isVolatile);
+                   memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer,
+                                           indices);
+                 });
+    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(op, resultType, buffer,
+                                                           /*restrict=*/true,
+                                                           /*writable=*/true);
+    return success();
+  }
+};
+
+struct StoreConversion : OpConversionPattern<tt::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(op.getPtr().getType()))
+                       .getPointeeType();
+    auto tileType = dyn_cast<RankedTensorType>(op.getValue().getType());
+    if (!tileType) {
+      storeElement(rewriter, loc, adaptor.getPtr(), adaptor.getValue(), adaptor.getMask(),
+                   pointee);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    TileElementMaterializer elements(rewriter, *getTypeConverter());
+    forEachIndex(rewriter, loc, tileType.getShape(),
+                 [&](OpBuilder &b, Location loc, ValueRange indices) {
+                   Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
+                   Value value = elements.elementAt(b, loc, op.getValue(), indices);
+                   Value mask;
+                   if (op.getMask())
+                     mask = elements.elementAt(b, loc, op.getMask(), indices);
+                   storeElement(b, loc, ptr, value, mask, pointee);
+                 });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateMemoryPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LoadConversion, StoreConversion>(converter, patterns.getContext());
+}
+
+} // namespace tritium

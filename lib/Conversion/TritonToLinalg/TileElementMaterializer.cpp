@@ -1,0 +1,120 @@
+//===- TileElementMaterializer.cpp - one element of a tile expression -----===//
+
+#include "TileElementMaterializer.h"
+#include "PointerUtils.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace tritium {
+
+Value TileElementMaterializer::elementAt(OpBuilder &b, Location loc, Value tile,
+                                         ValueRange indices) {
+  if (!isa<RankedTensorType>(tile.getType()))
+    return rewriter.getRemappedValue(tile);
+  std::pair<void *, std::vector<void *>> key;
+  key.first = tile.getAsOpaquePointer();
+  for (Value index : indices)
+    key.second.push_back(index.getAsOpaquePointer());
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return it->second;
+  Value element = compute(b, loc, tile, indices);
+  cache[key] = element;
+  return element;
+}
+
+/// Ops whose element at an index depends only on their operands' elements at that index.
+static bool isRecomputableElementwise(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return false;
+  if (!op->hasTrait<OpTrait::Elementwise>() || !isPure(op))
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [&](Type t) {
+    return isa<RankedTensorType>(t) &&
+           cast<RankedTensorType>(t).getShape() ==
+               cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  });
+}
+
+Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
+                                       ValueRange indices) {
+  Operation *def = tile.getDefiningOp();
+  if (!def)
+    return readFromTensor(b, loc, tile, indices);
+
+  if (auto splat = dyn_cast<tt::SplatOp>(def))
+    return rewriter.getRemappedValue(splat.getSrc());
+
+  if (auto range = dyn_cast<tt::MakeRangeOp>(def)) {
+    Value i32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), indices[0]);
+    if (range.getStart() == 0)
+      return i32;
+    return arith::AddIOp::create(b, loc, i32,
+                                 arith::ConstantIntOp::create(b, loc, range.getStart(), 32));
+  }
+
+  if (auto broadcast = dyn_cast<tt::BroadcastOp>(def)) {
+    auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType()).getShape();
+    auto shape = cast<RankedTensorType>(broadcast.getType()).getShape();
+    SmallVector<Value> srcIndices;
+    for (auto [i, index] : llvm::enumerate(indices))
+      srcIndices.push_back(srcShape[i] == 1 && shape[i] != 1
+                               ? arith::ConstantIndexOp::create(b, loc, 0).getResult()
+                               : index);
+    return elementAt(b, loc, broadcast.getSrc(), srcIndices);
+  }
+
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(def)) {
+    SmallVector<Value> srcIndices(indices);
+    srcIndices.erase(srcIndices.begin() + expand.getAxis());
+    return elementAt(b, loc, expand.getSrc(), srcIndices);
+  }
+
+  if (auto addptr = dyn_cast<tt::AddPtrOp>(def)) {
+    Value ptr = elementAt(b, loc, addptr.getPtr(), indices);
+    Value offset = elementAt(b, loc, addptr.getOffset(), indices);
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(addptr.getType())).getPointeeType();
+    return advancePointer(b, loc, ptr, offset, pointee);
+  }
+
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
+    if (dense)
+      return arith::ConstantOp::create(b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    return readFromTensor(b, loc, tile, indices);
+  }
+
+  if (isRecomputableElementwise(def)) {
+    SmallVector<Value> operands;
+    for (Value operand : def->getOperands())
+      operands.push_back(elementAt(b, loc, operand, indices));
+    Type elementType =
+        converter.convertType(cast<RankedTensorType>(tile.getType()).getElementType());
+    OperationState state(loc, def->getName(), operands, TypeRange{elementType},
+                         def->getAttrs());
+    return b.create(state)->getResult(0);
+  }
+
+  return readFromTensor(b, loc, tile, indices);
+}
+
+Value TileElementMaterializer::readFromTensor(OpBuilder &b, Location loc, Value tile,
+                                              ValueRange indices) {
+  Value converted = rewriter.getRemappedValue(tile);
+  Value element = tensor::ExtractOp::create(b, loc, converted, indices);
+  if (isa<tt::PointerType>(cast<RankedTensorType>(tile.getType()).getElementType()))
+    element = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                       element);
+  return element;
+}
+
+} // namespace tritium

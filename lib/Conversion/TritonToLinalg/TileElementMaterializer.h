@@ -1,0 +1,46 @@
+//===- TileElementMaterializer.h - one element of a tile expression -------===//
+//
+// Loads and stores are emitted as loops over their tile. Inside the loop body, the
+// address, mask and stored value of the current element are recomputed from the ops that
+// built them (make_range, splat, broadcast, expand_dims, addptr, arith, math) instead of
+// being read back from materialized tensors. Contiguous accesses then show up as affine
+// address arithmetic that LLVM vectorizes, and any value the walk does not understand is
+// simply read from its tensor: the walk never fails.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILEELEMENTMATERIALIZER_H
+#define TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILEELEMENTMATERIALIZER_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <map>
+#include <vector>
+
+namespace tritium {
+
+class TileElementMaterializer {
+public:
+  TileElementMaterializer(mlir::ConversionPatternRewriter &rewriter,
+                          const mlir::TypeConverter &converter)
+      : rewriter(rewriter), converter(converter) {}
+
+  /// The element of the original (unconverted) value `tile` at `indices`, of the converted
+  /// element type; scalars are returned as they are.
+  mlir::Value elementAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+                        mlir::ValueRange indices);
+
+private:
+  mlir::Value compute(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+                      mlir::ValueRange indices);
+  mlir::Value readFromTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+                             mlir::ValueRange indices);
+
+  mlir::ConversionPatternRewriter &rewriter;
+  const mlir::TypeConverter &converter;
+  std::map<std::pair<void *, std::vector<void *>>, mlir::Value> cache;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILEELEMENTMATERIALIZER_H

@@ -1,0 +1,78 @@
+//===- TritonToLinalgPass.cpp - the convert-triton-to-linalg pass ---------===//
+
+#include "tritium/Conversion/TritonToLinalg/Passes.h"
+#include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace tritium {
+#define GEN_PASS_DEF_CONVERTTRITONTOLINALG
+#include "tritium/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace tritium
+
+using namespace mlir;
+
+namespace tritium {
+namespace {
+
+struct ConvertTritonToLinalgPass
+    : impl::ConvertTritonToLinalgBase<ConvertTritonToLinalgPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    TritonToLinalgTypeConverter converter(context);
+    RewritePatternSet patterns(context);
+    populateFunctionPatterns(converter, patterns);
+    populateShapePatterns(converter, patterns);
+    populatePointerPatterns(converter, patterns);
+    populateMemoryPatterns(converter, patterns);
+    populateDotPatterns(converter, patterns);
+    populateReductionPatterns(converter, patterns);
+    populateElementwisePatterns(converter, patterns);
+
+    if (failed(reportOpsWithoutLowering(module, patterns)))
+      return signalPassFailure();
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<tt::TTDialect>();
+    target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
+                           func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                           math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                           tensor::TensorDialect, ub::UBDialect, cf::ControlFlowDialect>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addLegalOp<ModuleOp>();
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+
+  /// Names every tt op that no pattern lowers, at its location, before converting anything.
+  LogicalResult reportOpsWithoutLowering(ModuleOp module, RewritePatternSet &patterns) {
+    llvm::StringSet<> lowered;
+    for (const auto &pattern : patterns.getNativePatterns())
+      if (std::optional<OperationName> root = pattern->getRootKind())
+        lowered.insert(root->getStringRef());
+    bool ok = true;
+    module.walk([&](Operation *op) {
+      if (!isa<tt::TTDialect>(op->getDialect()) || lowered.contains(op->getName().getStringRef()))
+        return;
+      // Terminators of regions that their parent's lowering consumes.
+      if (isa<tt::ReduceReturnOp, tt::ScanReturnOp>(op))
+        return;
+      op->emitError() << "tritium cannot lower '" << op->getName()
+                      << "' yet: no conversion to linalg exists for this operation";
+      ok = false;
+    });
+    return success(ok);
+  }
+};
+
+} // namespace
+} // namespace tritium

@@ -1,0 +1,29 @@
+//===- Passes.h - passes and pipelines of the CPU target --------*- C++ -*-===//
+
+#ifndef TRITIUM_TARGET_CPU_PASSES_H
+#define TRITIUM_TARGET_CPU_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace tritium::cpu {
+#define GEN_PASS_DECL
+#include "tritium/Target/CPU/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "tritium/Target/CPU/Passes.h.inc"
+
+/// The linalg form (output of convert-triton-to-linalg) to the LLVM dialect, with kernel
+/// entry points: fusion, bufferization, loops, LLVM. Registered as
+/// `tritium-cpu-linalg-to-llvm`.
+void buildLinalgToLLVMPipeline(mlir::OpPassManager &pm);
+void registerCPUPipelines();
+} // namespace tritium::cpu
+
+#endif // TRITIUM_TARGET_CPU_PASSES_H

@@ -1,0 +1,76 @@
+//===- Passes.td - passes of the CPU target -------------------------------===//
+
+#ifndef TRITIUM_TARGET_CPU_PASSES
+#define TRITIUM_TARGET_CPU_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def InterchangeMatmulLoops : Pass<"tritium-cpu-interchange-matmul-loops", "mlir::func::FuncOp"> {
+  let summary = "Generalize matmuls and order their loops (m, k, n) so the innermost loop "
+                "walks rows of B and C contiguously";
+  let description = [{
+    `linalg.matmul` lowered as is puts the reduction innermost, which reads B down a column
+    and cannot vectorize without reassociating the sum. With (m, k, n) order each step of
+    the inner loop is an independent multiply-add across a row:
+
+    ```mlir
+    %d = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+                       outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+    ```
+    becomes a `linalg.generic` with iterator types `["parallel", "reduction", "parallel"]`
+    and indexing maps `(m, k, n) -> (m, k)`, `(m, k, n) -> (k, n)`, `(m, k, n) -> (m, n)`.
+    Batched matmuls become (b, m, k, n).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def ExpandMathToPolynomials : Pass<"tritium-cpu-expand-math-to-polynomials"> {
+  let summary = "Replace f32 transcendental math ops by polynomial approximations";
+  let description = [{
+    `math.exp`, `math.log`, `math.tanh`, `math.erf`, ... on f32 (and narrower floats, via
+    f32) become sequences of arith ops that LLVM vectorizes, instead of scalar libm calls:
+    `%y = math.exp %x : f32` becomes range reduction plus a polynomial in arith.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def AddKernelEntry : Pass<"tritium-cpu-add-kernel-entry", "mlir::ModuleOp"> {
+  let summary = "Add the uniform entry point the CPU launcher calls for each kernel";
+  let description = [{
+    For every public `func.func @k(args..., pid x, y, z, grid x, y, z)` adds
+
+    ```mlir
+    func.func @k__entry(%args: !llvm.ptr, %pid_x: i32, %pid_y: i32, %pid_z: i32,
+                        %grid_x: i32, %grid_y: i32, %grid_z: i32)
+    ```
+    which reads argument i from the 8-byte slot `args[i]` and calls `@k`, then makes `@k`
+    private so LLVM inlines it. The launcher thus needs no per-signature code.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::LLVM::LLVMDialect"];
+}
+
+def CopiesToLinalg : Pass<"tritium-cpu-copies-to-linalg"> {
+  let summary = "Turn memref.copy into linalg.copy, so copies become loops instead of calls";
+  let description = [{
+    A `memref.copy` between non-contiguous views lowers to a call of MLIR's C runner
+    library, which a JIT-loaded kernel does not have:
+    `memref.copy %a, %b : memref<4x4xf32, strided<[8, 1]>> to memref<4x4xf32>` becomes
+    `linalg.copy ins(%a : ...) outs(%b : ...)`, which convert-linalg-to-loops lowers inline.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def WidenBoolMemRefs : Pass<"tritium-cpu-widen-bool-memrefs", "mlir::ModuleOp"> {
+  let summary = "Store i1 buffers as i8, one byte per element";
+  let description = [{
+    LLVM's memref lowering does not store sub-byte elements. Every `memref<...xi1>` becomes
+    `memref<...xi8>`; loads truncate and stores zero-extend:
+    `memref.store %b, %m[%i] : memref<8xi1>` becomes
+    `%w = arith.extui %b : i1 to i8` then `memref.store %w, %m[%i] : memref<8xi8>`.
+    Runs on loops (after convert-linalg-to-loops).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+#endif // TRITIUM_TARGET_CPU_PASSES

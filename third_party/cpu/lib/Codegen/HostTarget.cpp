@@ -1,0 +1,49 @@
+//===- HostTarget.cpp - the host CPU as an LLVM target --------------------===//
+
+#include "HostTarget.h"
+#include "tritium/Target/CPU/Codegen.h"
+
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace tritium::cpu {
+
+const HostTarget &hostTarget() {
+  static const HostTarget host = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    HostTarget target;
+    target.triple = llvm::sys::getProcessTriple();
+    target.cpu = llvm::sys::getHostCPUName().str();
+    std::string features;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+      if (!features.empty())
+        features += ",";
+      features += (feature.second ? "+" : "-") + feature.first().str();
+    }
+    target.features = features;
+    return target;
+  }();
+  return host;
+}
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(std::string &error) {
+  const HostTarget &host = hostTarget();
+  llvm::Triple triple(host.triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::TargetOptions options;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, host.cpu, host.features, options, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+}
+
+std::string hostTargetKey() {
+  const HostTarget &host = hostTarget();
+  return host.triple + "-" + host.cpu + "-" + host.features;
+}
+
+} // namespace tritium::cpu

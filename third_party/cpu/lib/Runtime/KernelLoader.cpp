@@ -1,0 +1,94 @@
+//===- KernelLoader.cpp - JIT-linking kernel objects in process -----------===//
+//
+// One ORC LLJIT per process; each object gets its own JITDylib, so kernels that share a
+// name (two specializations of one @triton.jit function) never clash. Symbols the kernels
+// need from the C library (malloc, free, memcpy, libm) resolve against this process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Target/CPU/Runtime.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <map>
+#include <mutex>
+
+namespace tritium::cpu {
+namespace {
+
+struct JITState {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::string error;
+  std::map<uint64_t, llvm::orc::JITDylib *> loaded;
+  uint64_t nextHandle = 1;
+  std::mutex mutex;
+};
+
+JITState &state() {
+  static JITState *instance = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto *s = new JITState();
+    auto jit = llvm::orc::LLJITBuilder().create();
+    if (!jit)
+      s->error = llvm::toString(jit.takeError());
+    else
+      s->jit = std::move(*jit);
+    return s;
+  }();
+  return *instance;
+}
+
+} // namespace
+
+KernelEntry loadKernel(const std::string &object, const std::string &entryName,
+                       uint64_t &handle, std::string &error) {
+  JITState &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.jit) {
+    error = "the in-process JIT could not start: " + s.error;
+    return nullptr;
+  }
+  uint64_t id = s.nextHandle++;
+  auto dylib = s.jit->createJITDylib("tritium_kernel_" + std::to_string(id));
+  if (!dylib) {
+    error = llvm::toString(dylib.takeError());
+    return nullptr;
+  }
+  char prefix = s.jit->getDataLayout().getGlobalPrefix();
+  auto processSymbols =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!processSymbols) {
+    error = llvm::toString(processSymbols.takeError());
+    return nullptr;
+  }
+  dylib->addGenerator(std::move(*processSymbols));
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, entryName);
+  if (llvm::Error err = s.jit->addObjectFile(*dylib, std::move(buffer))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
+  auto symbol = s.jit->lookup(*dylib, entryName);
+  if (!symbol) {
+    error = llvm::toString(symbol.takeError());
+    return nullptr;
+  }
+  s.loaded[id] = &*dylib;
+  handle = id;
+  return symbol->toPtr<KernelEntry>();
+}
+
+void unloadKernel(uint64_t handle) {
+  JITState &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto it = s.loaded.find(handle);
+  if (it == s.loaded.end() || !s.jit)
+    return;
+  llvm::consumeError(s.jit->getExecutionSession().removeJITDylib(*it->second));
+  s.loaded.erase(it);
+}
+
+} // namespace tritium::cpu
