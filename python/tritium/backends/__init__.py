@@ -1,0 +1,1 @@
+"""Device targets of tritium; each subpackage is one Triton backend (`cpu` first)."""

@@ -1,0 +1,168 @@
+"""The CPU backend's compiler: Triton's TTIR passes, then tritium's stages.
+
+    ttir    triton's own TTIR passes, in triton's MLIR
+    linalg  tritium: TTIR (as text) -> linalg, tensor, memref, scf
+    llir    tritium: bufferize, loops, LLVM dialect, LLVM IR optimized for the host at O3
+    obj     tritium: LLVM IR -> ELF object for the host, JIT-linked in process by the driver
+
+Triton imports this module while `import triton` is still running: only triton.backends.*,
+triton._C and tritium._C may be imported at module level.
+"""
+
+import functools
+import hashlib
+import os
+import re
+from dataclasses import dataclass, fields
+from typing import Any, Dict, Optional, Tuple
+
+from triton._C.libtriton import ir, passes
+from triton.backends.compiler import BaseBackend, GPUTarget
+
+from tritium import _C
+from tritium._version import __version__
+
+_KERNEL_NAME = re.compile(r"tt\.func\s+public\s+@([A-Za-z_.$][\w.$]*)")
+
+
+@dataclass(frozen=True)
+class CPUOptions:
+    # Keywords Triton's JIT and users pass; most are GPU notions with no effect on the CPU.
+    num_warps: int = 1
+    num_ctas: int = 1
+    num_stages: int = 1
+    maxnreg: Optional[int] = None
+    cluster_dims: Tuple[int, ...] = (1, 1, 1)
+    ir_override: Optional[str] = None
+    enable_fp_fusion: bool = True
+    launch_cooperative_grid: bool = False
+    launch_pdl: bool = False
+    extern_libs: Optional[Dict[str, str]] = None
+    debug: bool = False
+    instrumentation_mode: str = ""
+    fpsan_homomorphic_casts: bool = False
+    sanitize_overflow: bool = False
+    arch: Optional[str] = None
+    # Read by the frontend.
+    supported_fp8_dtypes: Tuple[str, ...] = ("fp8e5", "fp8e4nv", "fp8e4b15")
+    deprecated_fp8_dot_operand_dtypes: Tuple[str, ...] = ()
+    # tf32 and friends are tensor-core formats: accepted, and computed as IEEE fp32 on the CPU.
+    allowed_dot_input_precisions: Tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
+    default_dot_input_precision: str = "ieee"
+    max_num_imprecise_acc_default: int = 0
+    backend_name: str = "cpu"
+    # Read back as metadata by CompiledKernel; a CPU program is one thread.
+    warp_size: int = 1
+
+    def __post_init__(self):
+        # JSON round-trips turn tuples into lists; keep the dataclass hashable.
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, list):
+                object.__setattr__(self, field.name, tuple(value))
+        if self.extern_libs is None:
+            object.__setattr__(self, "extern_libs", {})
+
+    def hash(self):
+        key = "_".join(f"{name}-{value}" for name, value in sorted(self.__dict__.items()))
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _build_fingerprint() -> str:
+    """Identifies the compiled tritium and the host it generates code for."""
+    native = _C.__file__
+    stat = os.stat(native)
+    return f"tritium-{__version__}-{stat.st_size}-{stat.st_mtime_ns}-{_C.host_target_key()}"
+
+
+def _kernel_name(ttir_text: str) -> str:
+    match = _KERNEL_NAME.search(ttir_text)
+    if not match:
+        raise RuntimeError("tritium: the TTIR module has no public tt.func kernel")
+    return match.group(1)
+
+
+def _raise_compilation_error(kernel, stage, failure):
+    from tritium.errors import TritiumCompilationError
+    raise TritiumCompilationError(kernel, stage, str(failure)) from None
+
+
+class CPUBackend(BaseBackend):
+    binary_ext = "obj"
+
+    @staticmethod
+    def supports_target(target: GPUTarget):
+        return target.backend == "cpu"
+
+    def __init__(self, target: GPUTarget) -> None:
+        super().__init__(target)
+
+    def hash(self) -> str:
+        return _build_fingerprint()
+
+    def parse_options(self, options: dict) -> CPUOptions:
+        known = {field.name for field in fields(CPUOptions)}
+        args = {name: value for name, value in options.items() if name in known and value is not None}
+        return CPUOptions(**args)
+
+    def pack_metadata(self, metadata):
+        return (metadata.name, )
+
+    def get_codegen_implementation(self, options):
+        return {"min_dot_size": lambda lhs_type, rhs_type: (1, 1, 1)}
+
+    def get_module_map(self) -> Dict[str, Any]:
+        return {}
+
+    def load_dialects(self, context):
+        pass
+
+    @staticmethod
+    def make_ttir(mod, metadata, options):
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        passes.common.add_inliner(pm)
+        passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
+        passes.common.add_canonicalizer(pm)
+        passes.ttir.add_combine(pm)
+        passes.ttir.add_reorder_broadcast(pm)
+        passes.common.add_cse(pm)
+        passes.common.add_symbol_dce(pm)
+        passes.ttir.add_loop_unroll(pm)
+        pm.run(mod, "make_ttir")
+        return mod
+
+    @staticmethod
+    def make_linalg(mod, metadata, options):
+        text = str(mod)
+        name = _kernel_name(text)
+        metadata["name"] = name
+        metadata["shared"] = 0
+        try:
+            return _C.ttir_to_linalg(text)
+        except _C.CompilationFailure as failure:
+            _raise_compilation_error(name, "linalg", failure)
+
+    @staticmethod
+    def make_llir(src, metadata, options):
+        try:
+            return _C.linalg_to_llir(src)
+        except _C.CompilationFailure as failure:
+            _raise_compilation_error(metadata["name"], "llir", failure)
+
+    @staticmethod
+    def make_obj(src, metadata, options):
+        try:
+            return _C.llir_to_object(src)
+        except _C.CompilationFailure as failure:
+            _raise_compilation_error(metadata["name"], "obj", failure)
+
+    def add_stages(self, stages, options, language):
+        stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
+        stages["linalg"] = lambda src, metadata: self.make_linalg(src, metadata, options)
+        stages["llir"] = lambda src, metadata: self.make_llir(src, metadata, options)
+        stages["obj"] = lambda src, metadata: self.make_obj(src, metadata, options)
+        from triton import knobs
+        if knobs.runtime.add_stages_inspection_hook is not None:
+            knobs.runtime.add_stages_inspection_hook(self, stages, options, language, None)

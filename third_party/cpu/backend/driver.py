@@ -1,0 +1,196 @@
+"""The CPU backend's driver: loads kernel objects in process and launches grids natively.
+
+Imported by Triton while `import triton` is still running: torch is imported lazily.
+"""
+
+import os
+import platform
+import struct
+import time
+
+from triton.backends.compiler import GPUTarget
+from triton.backends.driver import DriverBase, decompose_descriptor, expand_signature
+
+from tritium import _C
+
+# One letter per kernel parameter type, as tritium._C.launch packs it.
+_ARGUMENT_KINDS = {
+    "i1": "b", "i8": "i", "i16": "i", "i32": "i", "i64": "l",
+    "u1": "b", "u8": "u", "u16": "u", "u32": "u", "u64": "U",
+    "fp32": "f", "f32": "f", "fp64": "d", "f64": "d", "fp16": "h", "bf16": "h",
+}
+
+
+def _argument_kind(ty):
+    if ty.startswith("*"):
+        return "p"
+    try:
+        return _ARGUMENT_KINDS[ty]
+    except KeyError:
+        raise TypeError(f"tritium: kernel parameters of type '{ty}' are not supported on the CPU") from None
+
+
+def _float16_bits(value, ty):
+    if ty == "fp16":
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    # bf16: the top half of the fp32 bits, rounded to nearest even.
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
+
+
+class CPULauncher:
+    """Called as launcher(gridX, gridY, gridZ, stream, function, packed_metadata,
+    launch_metadata, enter_hook, exit_hook, *args) with every kernel parameter in order."""
+
+    def __init__(self, src, metadata):
+        signature = list(src.signature.values())
+        self.signature = expand_signature(signature, None, None)
+        self.simple = all(isinstance(ty, str) for ty in self.signature) and \
+            not any(isinstance(ty, str) and ty.startswith("tensordesc") for ty in signature)
+        self.original_signature = signature
+        if self.simple:
+            self.kept = [i for i, ty in enumerate(self.signature) if ty != "constexpr"]
+            self.kinds = "".join(_argument_kind(self.signature[i]) for i in self.kept)
+            self.float16 = [(n, self.signature[i]) for n, i in enumerate(self.kept)
+                            if self.signature[i] in ("fp16", "bf16")]
+
+    def _flatten(self, signature, args, kinds, values):
+        for ty, arg in zip(signature, args):
+            if isinstance(ty, str) and ty.startswith("tensordesc"):
+                parts = decompose_descriptor(arg)
+                self._flatten(expand_signature([ty], None, None), parts, kinds, values)
+            elif isinstance(ty, tuple):
+                self._flatten(ty, arg, kinds, values)
+            elif ty == "constexpr":
+                continue
+            else:
+                kind = _argument_kind(ty)
+                kinds.append(kind)
+                values.append(_float16_bits(arg, ty) if kind == "h" else arg)
+
+    def __call__(self, gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
+                 launch_enter_hook, launch_exit_hook, *args):
+        if self.simple:
+            values = [args[i] for i in self.kept]
+            for n, ty in self.float16:
+                values[n] = _float16_bits(values[n], ty)
+            kinds = self.kinds
+        else:
+            kind_list, values = [], []
+            self._flatten(self.original_signature, args, kind_list, values)
+            kinds = "".join(kind_list)
+        if launch_enter_hook is not None:
+            launch_enter_hook(launch_metadata)
+        _C.launch(function, gridX, gridY, gridZ, kinds, tuple(values))
+        if launch_exit_hook is not None:
+            launch_exit_hook(launch_metadata)
+
+
+class CPUUtils:
+
+    def load_binary(self, name, kernel, shared, device):
+        handle, entry = _C.load_kernel(kernel, name + "__entry")
+        # (module, function, n_regs, n_spills, n_max_threads)
+        return handle, entry, 0, 0, 1 << 30
+
+    def unload_module(self, module):
+        _C.unload_kernel(module)
+
+    def get_device_properties(self, device):
+        return {
+            "max_shared_mem": 1 << 30,
+            "multiprocessor_count": os.cpu_count() or 1,
+            "max_num_regs": 1 << 16,
+            "warpSize": 1,
+            "sm_clock_rate": 0,
+            "mem_clock_rate": 0,
+            "mem_bus_width": 0,
+        }
+
+
+class _Event:
+    """A wall-clock event with the part of torch.cuda.Event that triton.testing uses."""
+
+    def __init__(self, enable_timing=True):
+        self.time = None
+
+    def record(self, stream=None):
+        self.time = time.perf_counter()
+
+    def elapsed_time(self, end):
+        return (end.time - self.time) * 1000.0
+
+    def synchronize(self):
+        pass
+
+
+class _DeviceInterface:
+    """Launches on the CPU are synchronous: there is nothing to wait for."""
+    Event = _Event
+
+    @staticmethod
+    def synchronize(device=None):
+        pass
+
+    @staticmethod
+    def current_device():
+        return 0
+
+
+class CPUDriver(DriverBase):
+
+    def __init__(self):
+        self.utils = CPUUtils()
+        self.launcher_cls = CPULauncher
+
+    @classmethod
+    def is_active(cls):
+        """Active when selected by TRITON_DEFAULT_BACKEND=cpu, or when no other driver is."""
+        if os.environ.get("TRITON_DEFAULT_BACKEND") == "cpu":
+            return True
+        from triton.backends import backends
+        for name, backend in backends.items():
+            if name == "cpu":
+                continue
+            try:
+                if backend.driver.is_active():
+                    return False
+            except Exception:
+                continue
+        return True
+
+    def map_python_to_cpp_type(self, ty):
+        kind = _argument_kind(ty)
+        return {"p": "void*", "b": "bool", "i": "int32_t", "l": "int64_t", "u": "uint32_t",
+                "U": "uint64_t", "f": "float", "d": "double", "h": "uint16_t"}[kind]
+
+    def get_current_target(self):
+        return GPUTarget("cpu", platform.machine(), 1)
+
+    def get_active_torch_device(self):
+        import torch
+        return torch.device("cpu")
+
+    def get_current_device(self):
+        return 0
+
+    def set_current_device(self, device):
+        pass
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_device_interface(self):
+        return _DeviceInterface
+
+    def get_benchmarker(self):
+        from triton.testing import do_bench
+        return do_bench
+
+    def get_empty_cache_for_benchmark(self):
+        import torch
+        # Larger than the last-level cache, so each timed run starts cold.
+        return torch.empty(64 * 1024 * 1024 // 4, dtype=torch.int32)
+
+    def clear_cache(self, cache):
+        cache.zero_()
