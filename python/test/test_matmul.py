@@ -1,0 +1,72 @@
+"""Matmul with tl.dot and a K loop, with edge masks."""
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                  stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(c_ptr.dtype.element_ty)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def matmul(a, b, out_dtype=torch.float32, blocks=(32, 32, 32)):
+    M, K = a.shape
+    _, N = b.shape
+    c = torch.empty((M, N), dtype=out_dtype)
+    bm, bn, bk = blocks
+    grid = (triton.cdiv(M, bm), triton.cdiv(N, bn))
+    matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk)
+    return c
+
+
+@pytest.mark.parametrize("M,N,K", [(32, 32, 32), (64, 96, 128), (33, 65, 17), (100, 3, 250), (5, 7, 300)])
+def test_matmul_fp32(M, N, K):
+    a, b = torch.randn(M, K), torch.randn(K, N)
+    torch.testing.assert_close(matmul(a, b), a @ b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("in_dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("M,N,K", [(64, 64, 64), (50, 70, 90)])
+def test_matmul_half_inputs_fp32_accumulation(in_dtype, M, N, K):
+    a, b = torch.randn(M, K).to(in_dtype), torch.randn(K, N).to(in_dtype)
+    expected = a.float() @ b.float()
+    torch.testing.assert_close(matmul(a, b), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_fp16_output():
+    a, b = torch.randn(48, 80).half(), torch.randn(80, 40).half()
+    out = matmul(a, b, out_dtype=torch.float16)
+    torch.testing.assert_close(out, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-2)
+
+
+def test_matmul_transposed_operand_strides():
+    a = torch.randn(70, 40).t()  # 40 x 70, column-major
+    b = torch.randn(70, 50)
+    torch.testing.assert_close(matmul(a, b), a @ b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("blocks", [(16, 16, 16), (64, 32, 16), (16, 64, 64)])
+def test_matmul_block_shapes(blocks):
+    a, b = torch.randn(70, 90), torch.randn(90, 110)
+    torch.testing.assert_close(matmul(a, b, blocks=blocks), a @ b, rtol=1e-4, atol=1e-4)
