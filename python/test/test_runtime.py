@@ -1,0 +1,111 @@
+"""The native launcher: thread count, GIL release, vectorized code."""
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+import tritium
+from test_softmax import softmax_kernel
+from test_vector_add import add_kernel
+
+
+def _vector_ops(llir):
+    return re.findall(r"<\d+ x (?:float|half|bfloat|double|i\d+)>", llir)
+
+
+def test_vector_add_llvm_ir_is_vectorized():
+    x = torch.randn(4096)
+    k = add_kernel[(4, )](x, x, torch.empty_like(x), 4096, BLOCK=1024)
+    vector_ops = _vector_ops(k.asm["llir"])
+    assert vector_ops, "the vector add kernel's LLVM IR holds no vector operations"
+    assert re.search(r"fadd <\d+ x float>", k.asm["llir"])
+
+
+def test_softmax_llvm_ir_is_vectorized():
+    x = torch.randn(4, 1024)
+    out = torch.empty_like(x)
+    k = softmax_kernel[(4, )](out, x, x.stride(0), out.stride(0), 1024, BLOCK=1024)
+    llir = k.asm["llir"]
+    assert re.search(r"fsub <\d+ x float>|fmul <\d+ x float>", llir), "exp is not vectorized"
+    assert re.search(r"(fadd|reduce\.fadd|maxnum|maximum)[^\n]*<\d+ x float>", llir), "reductions are scalar"
+
+
+def test_every_stage_is_visible():
+    x = torch.randn(16)
+    k = add_kernel[(1, )](x, x, torch.empty_like(x), 16, BLOCK=16)
+    assert "tt.func" in k.asm["ttir"]
+    assert "func.func" in k.asm["linalg"] and "tt." not in k.asm["linalg"].replace("tt.divisibility", "")
+    assert "define" in k.asm["llir"]
+    assert isinstance(k.asm["obj"], bytes) and k.asm["obj"][:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_thread_count_is_configurable(threads):
+    previous = tritium.get_num_threads()
+    try:
+        tritium.set_num_threads(threads)
+        assert tritium.get_num_threads() == threads
+        x = torch.randn(100000)
+        out = torch.empty_like(x)
+        add_kernel[(triton.cdiv(100000, 256), )](x, x, out, 100000, BLOCK=256)
+        torch.testing.assert_close(out, x + x)
+    finally:
+        tritium.set_num_threads(previous)
+
+
+def test_thread_count_rejects_zero():
+    with pytest.raises(ValueError):
+        tritium.set_num_threads(0)
+
+
+def test_thread_count_from_environment():
+    code = "import tritium; print(tritium.get_num_threads())"
+    env = dict(os.environ, TRITIUM_NUM_THREADS="3")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "3"
+
+
+def test_default_thread_count_is_core_count():
+    code = "import tritium; print(tritium.get_num_threads())"
+    env = {k: v for k, v in os.environ.items() if k != "TRITIUM_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert int(out.stdout) == os.cpu_count()
+
+
+@triton.jit
+def spin_kernel(out_ptr, iterations, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(iterations):
+        acc = acc * 0.999 + 1.0
+    tl.store(out_ptr + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), acc)
+
+
+def test_launch_releases_the_gil():
+    out = torch.empty(64)
+    spin_kernel[(1, )](out, 10, BLOCK=64)  # compile first
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    start = time.perf_counter()
+    spin_kernel[(1, )](out, 20_000_000, BLOCK=64)
+    end = time.perf_counter()
+    done.set()
+    ticker.join()
+    during = [t for t in ticks if start < t < end]
+    assert end - start > 0.05, "the kernel ran too briefly to observe the GIL"
+    assert len(during) >= 5, "Python threads did not run while the kernel ran"
