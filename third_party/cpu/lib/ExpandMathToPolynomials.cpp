@@ -18,6 +18,7 @@ namespace {
 /// Functions whose upstream approximations are accurate to a few ULP over the whole f32
 /// range. The others (sin, cos, atan, ...) stay as libm calls, which are exact but scalar.
 bool hasAccurateApproximation(StringRef name) {
+  name.consume_front("math.");
   return llvm::is_contained({"exp", "expm1", "log", "log1p", "log2", "tanh", "erf"}, name);
 }
 

@@ -1,0 +1,88 @@
+// RUN: tritium-opt %s -split-input-file --convert-triton-to-linalg --canonicalize | FileCheck %s
+
+// The masked tile load of a vector add: each element's address and mask are recomputed in
+// the loop from make_range/splat/addptr, and masked lanes take `other` without a load.
+// x = tl.load(x_ptr + offsets, mask=offsets < n, other=0.5)
+// CHECK-LABEL: func.func @masked_tile_load
+// CHECK-SAME: (%[[BASE:[^:]+]]: !llvm.ptr, %[[N:[^:]+]]: i32
+// CHECK: %[[BUF:.+]] = memref.alloc() : memref<16xf32>
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   %[[OFF:.+]] = arith.index_cast %[[I]] : index to i32
+// CHECK:   %[[ADDR:.+]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK:   %[[MASK:.+]] = arith.cmpi slt, %[[OFF]], %[[N]] : i32
+// CHECK:   %[[V:.+]] = scf.if %[[MASK]] -> (f32) {
+// CHECK:     %[[L:.+]] = llvm.load %[[ADDR]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK:     scf.yield %[[L]] : f32
+// CHECK:   } else {
+// CHECK:     scf.yield %{{.+}} : f32
+// CHECK:   memref.store %[[V]], %[[BUF]][%[[I]]] : memref<16xf32>
+// CHECK: bufferization.to_tensor %[[BUF]] restrict writable : memref<16xf32> to tensor<16xf32>
+tt.func @masked_tile_load(%arg0: !tt.ptr<f32>, %arg1: i32) -> tensor<16xf32> {
+  %cst = arith.constant dense<5.000000e-01> : tensor<16xf32>
+  %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %1 = tt.splat %arg1 : i32 -> tensor<16xi32>
+  %2 = arith.cmpi slt, %0, %1 : tensor<16xi32>
+  %3 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %4 = tt.addptr %3, %0 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %5 = tt.load %4, %2, %cst : tensor<16x!tt.ptr<f32>>
+  tt.return %5 : tensor<16xf32>
+}
+
+// -----
+
+// A 2-D store: broadcast and expand_dims become index remapping, the stored value is
+// recomputed per element too.
+// CHECK-LABEL: func.func @strided_tile_store
+// CHECK-SAME: (%[[BASE:[^:]+]]: !llvm.ptr, %[[STRIDE:[^:]+]]: i32
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:     %[[ROW:.+]] = arith.index_cast %[[I]] : index to i32
+// CHECK:     %[[ROWOFF:.+]] = arith.muli %[[ROW]], %[[STRIDE]] : i32
+// CHECK:     %[[COL:.+]] = arith.index_cast %[[J]] : index to i32
+// CHECK:     %[[OFF:.+]] = arith.addi %[[ROWOFF]], %[[COL]] : i32
+// CHECK:     %[[ADDR:.+]] = llvm.getelementptr %[[BASE]][%[[OFF]]]
+// CHECK:     %[[V:.+]] = arith.sitofp %[[OFF]] : i32 to f32
+// CHECK:     llvm.store %[[V]], %[[ADDR]] {alignment = 4 : i64} : f32, !llvm.ptr
+tt.func @strided_tile_store(%arg0: !tt.ptr<f32>, %arg1: i32) {
+  %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %2 = tt.splat %arg1 : i32 -> tensor<4x1xi32>
+  %3 = arith.muli %1, %2 : tensor<4x1xi32>
+  %4 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %5 = tt.expand_dims %4 {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %6 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x8xi32>
+  %7 = tt.broadcast %5 : tensor<1x8xi32> -> tensor<4x8xi32>
+  %8 = arith.addi %6, %7 : tensor<4x8xi32>
+  %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+  %10 = tt.addptr %9, %8 : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+  %11 = arith.sitofp %8 : tensor<4x8xi32> to tensor<4x8xf32>
+  tt.store %10, %11 : tensor<4x8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Pointers the walk cannot see through (here: loaded indices, a gather) are read back from
+// their address tensor.
+// CHECK-LABEL: func.func @gather_through_loaded_indices
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   %[[ADDR:.+]] = tensor.extract %{{.+}}[%[[I]]] : tensor<8xi64>
+// CHECK:   %[[P:.+]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr
+// CHECK:   llvm.load %[[P]]
+tt.func @gather_through_loaded_indices(%arg0: !tt.ptr<f32>, %arg1: tensor<8x!tt.ptr<f32>>) -> tensor<8xf32> {
+  %0 = tt.load %arg1 : tensor<8x!tt.ptr<f32>>
+  tt.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scalar_load_store
+// CHECK-SAME: (%[[P:[^:]+]]: !llvm.ptr, %[[M:[^:]+]]: i1
+// CHECK: %[[V:.+]] = llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK: scf.if %[[M]] {
+// CHECK:   llvm.store %[[V]], %[[P]] {alignment = 8 : i64} : i64, !llvm.ptr
+tt.func @scalar_load_store(%arg0: !tt.ptr<i64>, %arg1: i1) {
+  %0 = tt.load %arg0 : !tt.ptr<i64>
+  tt.store %arg0, %0, %arg1 : !tt.ptr<i64>
+  tt.return
+}
