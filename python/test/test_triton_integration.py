@@ -119,10 +119,13 @@ def test_compiled_kernel_pickles_and_runs_as_inductor_does():
     # loaded module and function and re-creates them with _init_handles().
     from torch._inductor.runtime.triton_heuristics import TritonCompileResult
     x = torch.randn(3000)
-    compiled = add_kernel[(3, )](x, x, torch.empty_like(x), 3000, BLOCK=1024)
+    cached = add_kernel[(3, )](x, x, torch.empty_like(x), 3000, BLOCK=1024)
     # A kernel defined in a test module pickles its Python function by reference, which pickle
-    # cannot resolve through the @triton.jit wrapper; the launcher does not need it.
-    compiled.src = copy.copy(compiled.src)
+    # cannot resolve through the @triton.jit wrapper; the launcher does not need it. Work on a
+    # copy: the cached kernel must keep its source.
+    compiled = copy.copy(cached)
+    compiled.module = compiled.function = None  # the cached kernel owns the loaded code
+    compiled.src = copy.copy(cached.src)
     compiled.src.fn = None
     restored = pickle.loads(pickle.dumps(TritonCompileResult(compiled, None, {}, {}))).kernel
     restored._init_handles()
