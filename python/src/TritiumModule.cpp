@@ -135,9 +135,16 @@ PYBIND11_MODULE(_C, m) {
       [](uint64_t entry, int32_t gridX, int32_t gridY, int32_t gridZ, const std::string &kinds,
          const py::tuple &args) {
         std::vector<uint64_t> slots = packArguments(kinds, args);
-        py::gil_scoped_release release;
-        tritium::cpu::launchGrid(reinterpret_cast<tritium::cpu::KernelEntry>(entry),
-                                 slots.data(), gridX, gridY, gridZ);
+        {
+          py::gil_scoped_release release;
+          tritium::cpu::launchGrid(reinterpret_cast<tritium::cpu::KernelEntry>(entry),
+                                   slots.data(), gridX, gridY, gridZ);
+        }
+        std::string failure;
+        if (tritium::cpu::takeAssertFailure(failure)) {
+          PyErr_SetString(PyExc_AssertionError, failure.c_str());
+          throw py::error_already_set();
+        }
       },
       py::arg("entry"), py::arg("grid_x"), py::arg("grid_y"), py::arg("grid_z"),
       py::arg("kinds"), py::arg("args"),

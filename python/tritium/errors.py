@@ -47,7 +47,10 @@ class TritiumCompilationError(CompilationError):
             if source:
                 lines.append(f"    {self.lineno} | {source}")
         lines.append(self.diagnostics)
-        if self.op:
+        if self.op == "tt.elementwise_inline_asm":
+            lines.append("What to do: write this computation with tl operations for the CPU "
+                         "(inline assembly only runs on the GPU it was written for).")
+        elif self.op:
             lines.append("What to do: rewrite this line without that operation, or run the kernel with "
                          "TRITON_INTERPRET=1 until tritium lowers it.")
         else:

@@ -9,6 +9,7 @@
 
 #include "PointerUtils.h"
 #include "TileElementMaterializer.h"
+#include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
@@ -21,26 +22,6 @@ using namespace mlir;
 
 namespace tritium {
 namespace {
-
-/// Runs `body` for every index of `shape`, innermost dimension last.
-void forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  SmallVector<Value> lbs, ubs, steps;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  for (int64_t size : shape) {
-    lbs.push_back(zero);
-    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
-    steps.push_back(one);
-  }
-  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
-}
-
-Value zeroOf(OpBuilder &b, Location loc, Type type) {
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::ZeroOp::create(b, loc, type);
-  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-}
 
 /// Loads one element, or yields `other` (zero when absent) where the mask is clear.
 Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other, Type pointee,
@@ -74,13 +55,6 @@ void storeElement(OpBuilder &b, Location loc, Value ptr, Value value, Value mask
   });
 }
 
-/// Pointers are kept in tensors as i64 addresses.
-Value asTensorElement(OpBuilder &b, Location loc, Value value) {
-  if (isa<LLVM::LLVMPointerType>(value.getType()))
-    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
-  return value;
-}
-
 struct LoadConversion : OpConversionPattern<tt::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
@@ -98,8 +72,7 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
     }
 
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(tileType));
-    auto bufferType = MemRefType::get(resultType.getShape(), resultType.getElementType());
-    Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    Value buffer = allocateTile(rewriter, loc, resultType);
     TileElementMaterializer elements(rewriter, *getTypeConverter());
     forEachIndex(rewriter, loc, tileType.getShape(),
                  [&](OpBuilder &b, Location loc, ValueRange indices) {
@@ -113,9 +86,7 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
                    memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer,
                                            indices);
                  });
-    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(op, resultType, buffer,
-                                                           /*restrict=*/true,
-                                                           /*writable=*/true);
+    rewriter.replaceOp(op, tileBufferAsTensor(rewriter, loc, buffer, resultType));
     return success();
   }
 };

@@ -34,6 +34,10 @@ struct ConvertTritonToLinalgPass
     populateDotPatterns(converter, patterns);
     populateReductionPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
+    populateAtomicPatterns(converter, patterns);
+    populateDataMovementPatterns(converter, patterns);
+    populateDebugPatterns(converter, patterns);
+    populateExternElementwisePatterns(converter, patterns);
 
     if (failed(reportOpsWithoutLowering(module, patterns)))
       return signalPassFailure();
@@ -64,10 +68,15 @@ struct ConvertTritonToLinalgPass
       if (!isa<tt::TTDialect>(op->getDialect()) || lowered.contains(op->getName().getStringRef()))
         return;
       // Terminators of regions that their parent's lowering consumes.
-      if (isa<tt::ReduceReturnOp, tt::ScanReturnOp>(op))
+      if (isa<tt::ReduceReturnOp, tt::ScanReturnOp, tt::MapElementwiseReturnOp>(op))
         return;
-      op->emitError() << "tritium cannot lower '" << op->getName()
-                      << "' yet: no conversion to linalg exists for this operation";
+      if (isa<tt::ElementwiseInlineAsmOp>(op))
+        op->emitError() << "tritium cannot lower '" << op->getName()
+                        << "': inline assembly is written for a GPU instruction set and has no "
+                           "meaning on this device";
+      else
+        op->emitError() << "tritium cannot lower '" << op->getName()
+                        << "' yet: no conversion to linalg exists for this operation";
       ok = false;
     });
     return success(ok);

@@ -1,8 +1,8 @@
 // RUN: tritium-opt %s -split-input-file --convert-triton-to-linalg -verify-diagnostics
 
-// An op without a lowering is named, at its location; nothing is converted.
-tt.func @histogram(%arg0: tensor<16xi32>) -> tensor<8xi32> {
-  // expected-error @+1 {{tritium cannot lower 'tt.histogram' yet: no conversion to linalg exists for this operation}}
-  %0 = tt.histogram %arg0 : tensor<16xi32> -> tensor<8xi32>
-  tt.return %0 : tensor<8xi32>
+// Inline assembly is the one op with no CPU meaning: it is named, at its location.
+tt.func @inline_asm(%arg0: tensor<16xi32>) -> tensor<16xi32> {
+  // expected-error @+1 {{tritium cannot lower 'tt.elementwise_inline_asm': inline assembly is written for a GPU instruction set and has no meaning on this device}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %arg0 : tensor<16xi32> -> tensor<16xi32>
+  tt.return %0 : tensor<16xi32>
 }

@@ -33,6 +33,14 @@ void populateMemoryPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 void populateDotPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 /// tt.reduce, tt.scan.
 void populateReductionPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
+/// tt.atomic_rmw, tt.atomic_cas.
+void populateAtomicPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
+/// tt.cat, tt.join, tt.split, tt.gather, tt.histogram, tt.map_elementwise.
+void populateDataMovementPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
+/// tt.print, tt.assert: calls into the device runtime (see DeviceRuntimeFunctions.h).
+void populateDebugPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
+/// tt.extern_elementwise: math ops for the functions MLIR knows, calls otherwise.
+void populateExternElementwisePatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 /// tt.fp_to_fp, tt.clampf, tt.precise_sqrt, tt.precise_divf, tt.mulhiui.
 void populateElementwisePatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 

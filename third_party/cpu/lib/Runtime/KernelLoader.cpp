@@ -66,6 +66,14 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
     return nullptr;
   }
   dylib->addGenerator(std::move(*processSymbols));
+  llvm::orc::SymbolMap runtimeSymbols;
+  for (auto &[name, address] : deviceLibrarySymbols())
+    runtimeSymbols[s.jit->mangleAndIntern(name)] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported);
+  if (llvm::Error err = dylib->define(llvm::orc::absoluteSymbols(std::move(runtimeSymbols)))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, entryName);
   if (llvm::Error err = s.jit->addObjectFile(*dylib, std::move(buffer))) {
     error = llvm::toString(std::move(err));

@@ -292,6 +292,34 @@ def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure, Terminato
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def TT_MapElementwiseOp : TT_Op<"map_elementwise", [RecursiveMemoryEffects]> {
+  let summary = "apply a scalar region to every element (pack elements per call)";
+  let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<TT_Tensor>:$result);
+  let regions = (region AnyRegion:$scalarOp);
+}
+
+def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return",
+                                      [HasParent<"MapElementwiseOp">, Pure, Terminator,
+                                       ReturnLike]> {
+  let summary = "yield the results of a map_elementwise region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
+def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [Elementwise,
+                                                                 MemoryEffects<[MemWrite]>]> {
+  let summary = "target inline assembly applied to packed groups of elements";
+  let description = [{
+    The assembly is written for a GPU instruction set; tritium rejects it on other devices
+    with a diagnostic.
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, BoolAttr:$pure,
+                       I32Attr:$packed_element, Variadic<AnyType>:$args);
+  let results = (outs Variadic<TT_Type>:$result);
+  let assemblyFormat = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)";
+}
+
 def TT_HistogramOp : TT_Op<"histogram", [Pure,
     TypesMatchWith<"mask is i1 with the shape of src", "src", "mask",
                    "::tritium::tt::getI1SameShape($_self)",

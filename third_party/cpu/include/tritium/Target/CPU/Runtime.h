@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tritium::cpu {
 
@@ -22,6 +24,11 @@ void unloadKernel(uint64_t handle);
 /// Runs every program of the grid on the thread pool and returns when all are done.
 void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
                 int32_t gridZ);
+
+/// The device runtime functions (print, assert) kernels may call, by symbol name.
+std::vector<std::pair<std::string, void *>> deviceLibrarySymbols();
+/// The first device assertion that failed since the last call, if any.
+bool takeAssertFailure(std::string &message);
 
 /// Threads used by launchGrid (including the caller's); defaults to TRITIUM_NUM_THREADS or
 /// the number of cores.

@@ -1,0 +1,28 @@
+//===- DeviceRuntimeFunctions.h - functions a device runtime provides -----===//
+//
+// The linalg form calls these for tl.device_print and tl.device_assert; every device target
+// defines them (the CPU target in third_party/cpu/lib/Runtime/DeviceLibrary.cpp). Signatures
+// use only i32, i64, f64 and pointers, so any target can implement them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_CONVERSION_TRITONTOLINALG_DEVICERUNTIMEFUNCTIONS_H
+#define TRITIUM_CONVERSION_TRITONTOLINALG_DEVICERUNTIMEFUNCTIONS_H
+
+namespace tritium::device_runtime {
+
+/// void (ptr prefix, i32 pid_x, i32 pid_y, i32 pid_z, i32 rank, i64 idx0, i64 idx1, i64 idx2,
+///       i64 value, i32 bit_width, i32 flags)   flags: 1 = signed, 2 = hexadecimal
+inline constexpr const char *kPrintInt = "tritium_print_int";
+/// void (ptr prefix, i32 pid_x, i32 pid_y, i32 pid_z, i32 rank, i64 idx0, i64 idx1, i64 idx2,
+///       f64 value)
+inline constexpr const char *kPrintFloat = "tritium_print_float";
+/// void (ptr message, ptr file, i32 line, ptr function, i32 pid_x, i32 pid_y, i32 pid_z)
+/// Records the first failure; the launch then raises it once every program has finished.
+inline constexpr const char *kAssertFail = "tritium_assert_fail";
+/// Print indices beyond this rank are dropped.
+inline constexpr unsigned kMaxPrintRank = 3;
+
+} // namespace tritium::device_runtime
+
+#endif // TRITIUM_CONVERSION_TRITONTOLINALG_DEVICERUNTIMEFUNCTIONS_H

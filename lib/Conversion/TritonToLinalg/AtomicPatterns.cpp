@@ -1,0 +1,155 @@
+//===- AtomicPatterns.cpp - tt.atomic_rmw and tt.atomic_cas ---------------===//
+//
+// Each element is one LLVM atomic instruction at its recomputed address, in a loop over the
+// tile; masked-off lanes do not touch memory and return zero. Memory semantics map to LLVM
+// orderings; every scope is the whole process on a CPU. Compare-and-swap of floats compares
+// their bits, as on GPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PointerUtils.h"
+#include "TileElementMaterializer.h"
+#include "TileLoops.h"
+#include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tritium {
+namespace {
+
+LLVM::AtomicOrdering orderingOf(tt::MemSemantic semantic) {
+  switch (semantic) {
+  case tt::MemSemantic::RELAXED: return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE: return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE: return LLVM::AtomicOrdering::release;
+  case tt::MemSemantic::ACQUIRE_RELEASE: return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::seq_cst;
+}
+
+/// The LLVM operation for a Triton RMW kind on elements of `type`, if one exists.
+std::optional<LLVM::AtomicBinOp> binOpOf(tt::RMWOp kind, Type type) {
+  bool isFloat = isa<FloatType>(type);
+  switch (kind) {
+  case tt::RMWOp::AND: return LLVM::AtomicBinOp::_and;
+  case tt::RMWOp::OR: return LLVM::AtomicBinOp::_or;
+  case tt::RMWOp::XOR: return LLVM::AtomicBinOp::_xor;
+  case tt::RMWOp::ADD: return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  case tt::RMWOp::FADD: return LLVM::AtomicBinOp::fadd;
+  case tt::RMWOp::MAX: return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case tt::RMWOp::MIN: return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  case tt::RMWOp::UMAX: return LLVM::AtomicBinOp::umax;
+  case tt::RMWOp::UMIN: return LLVM::AtomicBinOp::umin;
+  case tt::RMWOp::XCHG: return LLVM::AtomicBinOp::xchg;
+  }
+  return std::nullopt;
+}
+
+/// Runs `atomic` at each element whose mask is set; returns the old values (a tensor, or a
+/// scalar for scalar operands).
+template <typename OpTy>
+LogicalResult emitAtomic(OpTy op, Value mask, ConversionPatternRewriter &rewriter,
+                         const TypeConverter &converter,
+                         function_ref<Value(OpBuilder &, Location, Value ptr, ValueRange indices,
+                                            TileElementMaterializer &)>
+                             atomic) {
+  Location loc = op.getLoc();
+  Type elementType = converter.convertType(getElementTypeOrSelf(op.getType()));
+  TileElementMaterializer elements(rewriter, converter);
+  auto guarded = [&](OpBuilder &b, Location loc, ValueRange indices) -> Value {
+    Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
+    Value maskElement = mask ? elements.elementAt(b, loc, mask, indices) : Value();
+    if (!maskElement)
+      return atomic(b, loc, ptr, indices, elements);
+    auto ifOp = scf::IfOp::create(
+        b, loc, maskElement,
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, atomic(b, loc, ptr, indices, elements));
+        },
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, zeroOf(b, loc, elementType));
+        });
+    return ifOp.getResult(0);
+  };
+  auto tileType = dyn_cast<RankedTensorType>(op.getType());
+  if (!tileType) {
+    rewriter.replaceOp(op, guarded(rewriter, loc, {}));
+    return success();
+  }
+  auto resultType = cast<RankedTensorType>(converter.convertType(tileType));
+  Value buffer = allocateTile(rewriter, loc, resultType);
+  forEachIndex(rewriter, loc, tileType.getShape(),
+               [&](OpBuilder &b, Location loc, ValueRange indices) {
+                 Value old = guarded(b, loc, indices);
+                 memref::StoreOp::create(b, loc, asTensorElement(b, loc, old), buffer, indices);
+               });
+  rewriter.replaceOp(op, tileBufferAsTensor(rewriter, loc, buffer, resultType));
+  return success();
+}
+
+struct AtomicRMWConversion : OpConversionPattern<tt::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getVal().getType());
+    std::optional<LLVM::AtomicBinOp> binOp = binOpOf(op.getAtomicRmwOp(), elementType);
+    if (!binOp)
+      return op.emitError("tritium cannot lower this atomic_rmw kind");
+    LLVM::AtomicOrdering ordering = orderingOf(op.getSem());
+    unsigned alignment = pointeeByteSize(elementType);
+    return emitAtomic(op, op.getMask(), rewriter, *getTypeConverter(),
+                      [&](OpBuilder &b, Location loc, Value ptr, ValueRange indices,
+                          TileElementMaterializer &elements) -> Value {
+                        Value val = elements.elementAt(b, loc, op.getVal(), indices);
+                        return LLVM::AtomicRMWOp::create(b, loc, *binOp, ptr, val, ordering,
+                                                         StringRef(), alignment);
+                      });
+  }
+};
+
+struct AtomicCASConversion : OpConversionPattern<tt::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getVal().getType());
+    LLVM::AtomicOrdering ordering = orderingOf(op.getSem());
+    // cmpxchg needs a failure ordering without release semantics.
+    LLVM::AtomicOrdering failureOrdering =
+        ordering == LLVM::AtomicOrdering::release || ordering == LLVM::AtomicOrdering::monotonic
+            ? LLVM::AtomicOrdering::monotonic
+            : LLVM::AtomicOrdering::acquire;
+    unsigned alignment = pointeeByteSize(elementType);
+    return emitAtomic(
+        op, Value(), rewriter, *getTypeConverter(),
+        [&](OpBuilder &b, Location loc, Value ptr, ValueRange indices,
+            TileElementMaterializer &elements) -> Value {
+          Value cmp = elements.elementAt(b, loc, op.getCmp(), indices);
+          Value val = elements.elementAt(b, loc, op.getVal(), indices);
+          Type bits = elementType;
+          if (auto floatType = dyn_cast<FloatType>(elementType)) {
+            bits = b.getIntegerType(floatType.getWidth());
+            cmp = arith::BitcastOp::create(b, loc, bits, cmp);
+            val = arith::BitcastOp::create(b, loc, bits, val);
+          }
+          auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, cmp, val, ordering,
+                                                   failureOrdering, StringRef(), alignment);
+          Value old = LLVM::ExtractValueOp::create(b, loc, cas, ArrayRef<int64_t>{0});
+          if (bits != elementType)
+            old = arith::BitcastOp::create(b, loc, elementType, old);
+          return old;
+        });
+  }
+};
+
+} // namespace
+
+void populateAtomicPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<AtomicRMWConversion, AtomicCASConversion>(converter, patterns.getContext());
+}
+
+} // namespace tritium

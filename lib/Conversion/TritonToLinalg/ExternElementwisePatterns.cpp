@@ -1,0 +1,135 @@
+//===- ExternElementwisePatterns.cpp - tt.extern_elementwise --------------===//
+//
+// tritium's libdevice (python/tritium/language/libdevice.py) names C math library functions
+// (`expf`, `atan2`, ...). Functions MLIR's math dialect has become math ops, which later
+// stages vectorize or lower to intrinsics; any other symbol becomes a call to that function,
+// resolved when the kernel is loaded (e.g. from the C library).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+
+namespace tritium {
+namespace {
+
+/// Math-dialect op names for C math functions (float `f` and double spellings).
+const llvm::StringMap<StringRef> &mathOps() {
+  static const llvm::StringMap<StringRef> table = [] {
+    llvm::StringMap<StringRef> t;
+    auto both = [&](StringRef libm, StringRef op) {
+      t[libm] = op;
+      t[(libm + "f").str()] = op;
+    };
+    both("exp", "math.exp");
+    both("exp2", "math.exp2");
+    both("expm1", "math.expm1");
+    both("log", "math.log");
+    both("log2", "math.log2");
+    both("log10", "math.log10");
+    both("log1p", "math.log1p");
+    both("sin", "math.sin");
+    both("cos", "math.cos");
+    both("tan", "math.tan");
+    both("asin", "math.asin");
+    both("acos", "math.acos");
+    both("atan", "math.atan");
+    both("atan2", "math.atan2");
+    both("sinh", "math.sinh");
+    both("cosh", "math.cosh");
+    both("tanh", "math.tanh");
+    both("asinh", "math.asinh");
+    both("acosh", "math.acosh");
+    both("atanh", "math.atanh");
+    both("erf", "math.erf");
+    both("erfc", "math.erfc");
+    both("sqrt", "math.sqrt");
+    both("cbrt", "math.cbrt");
+    both("pow", "math.powf");
+    both("fabs", "math.absf");
+    both("floor", "math.floor");
+    both("ceil", "math.ceil");
+    both("trunc", "math.trunc");
+    both("round", "math.round");
+    both("rint", "math.roundeven");
+    both("nearbyint", "math.roundeven");
+    both("copysign", "math.copysign");
+    both("fma", "math.fma");
+    both("rsqrt", "math.rsqrt");
+    return t;
+  }();
+  return table;
+}
+
+/// The external function `name` taking and returning scalars, declared at module level.
+func::FuncOp externalFunction(OpBuilder &b, Operation *anchor, StringRef name, TypeRange inputs,
+                              Type result) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto func =
+      func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(inputs, {result}));
+  func.setPrivate();
+  return func;
+}
+
+struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef symbol = op.getSymbol();
+    Type resultType = op.getType();
+    auto it = mathOps().find(symbol);
+    if (it != mathOps().end()) {
+      OperationState state(loc, it->second, adaptor.getSrcs(), TypeRange{resultType});
+      rewriter.replaceOp(op, rewriter.create(state)->getResults());
+      return success();
+    }
+    if (symbol.empty())
+      return op.emitError("tritium cannot lower an extern_elementwise without a symbol");
+
+    SmallVector<Type> scalarInputs;
+    for (Value v : adaptor.getSrcs())
+      scalarInputs.push_back(getElementTypeOrSelf(v.getType()));
+    Type scalarResult = getElementTypeOrSelf(resultType);
+    func::FuncOp callee = externalFunction(rewriter, op, symbol, scalarInputs, scalarResult);
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    if (!tensorType) {
+      rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, adaptor.getSrcs());
+      return success();
+    }
+    unsigned rank = tensorType.getRank();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(), scalarResult);
+    SmallVector<AffineMap> maps(adaptor.getSrcs().size() + 1,
+                                rewriter.getMultiDimIdentityMap(rank));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, tensorType, adaptor.getSrcs(), ValueRange{empty}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          auto call = func::CallOp::create(b, loc, callee, args.drop_back());
+          linalg::YieldOp::create(b, loc, call.getResults());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateExternElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ExternElementwiseConversion>(converter, patterns.getContext());
+}
+
+} // namespace tritium

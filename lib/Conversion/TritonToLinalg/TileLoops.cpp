@@ -1,0 +1,49 @@
+//===- TileLoops.cpp - loop nests over a tile -----------------------------===//
+
+#include "TileLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tritium {
+
+void forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t size : shape) {
+    lbs.push_back(zero);
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+    steps.push_back(one);
+  }
+  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::ZeroOp::create(b, loc, type);
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+Value asTensorElement(OpBuilder &b, Location loc, Value value) {
+  if (isa<LLVM::LLVMPointerType>(value.getType()))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+  return value;
+}
+
+Value allocateTile(OpBuilder &b, Location loc, RankedTensorType type) {
+  return memref::AllocOp::create(b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+}
+
+Value tileBufferAsTensor(OpBuilder &b, Location loc, Value buffer, RankedTensorType type) {
+  return bufferization::ToTensorOp::create(b, loc, type, buffer, /*restrict=*/true,
+                                           /*writable=*/true);
+}
+
+} // namespace tritium
