@@ -17,6 +17,8 @@ For every entry of every kernels/<file>.py (a `KERNELS` dict, see below) it writ
     ttgir/gfx942/<file>__<entry>.ttgir TTGIR after the AMD make_ttgir for gfx942 (wave64)
     inductor/<model>.ttir              TTIR that Inductor (cpu_backend="triton") hands to the active cpu backend
     MANIFEST.md                        what exists for each kernel, and the reason for everything that does not
+    manifest.json                      the same, machine readable (partial runs with --only/--no-inductor
+                                       update it and regenerate MANIFEST.md from it)
 
 KERNELS format (in each kernels/*.py):
 
@@ -361,27 +363,37 @@ def inductor_worker():
     stage_names = list(probe)
     after_ttir = stage_names[stage_names.index("ttir") + 1] if "ttir" in stage_names[:-1] else None
 
-    def install_stage_hook():
-        hook_name = f"make_{after_ttir}"
-        original = getattr(cpu_backend_cls, hook_name)
+    def install_stage_hooks():
+        """Wraps the backend's make_<stage> functions: note each stage entered, keep the TTIR."""
+        wrapped = []
+        for stage in stage_names:
+            hook_name = f"make_{stage}"
+            original = cpu_backend_cls.__dict__.get(hook_name)
+            if not isinstance(original, staticmethod):
+                continue
+            original = original.__func__
 
-        def recording(mod, metadata, options, *rest):
-            if state["current"] is not None:
-                state["current"]["ttir"] = mod.str_nodebug()
-            return original(mod, metadata, options, *rest)
+            def recording(mod, metadata, options, *rest, _stage=stage, _original=original):
+                current = state["current"]
+                if current is not None:
+                    current["stage"] = _stage
+                    if _stage == after_ttir:
+                        current["ttir"] = mod.str_nodebug()
+                return _original(mod, metadata, options, *rest)
 
-        setattr(cpu_backend_cls, hook_name, staticmethod(recording))
-        return hook_name
+            setattr(cpu_backend_cls, hook_name, staticmethod(recording))
+            wrapped.append(hook_name)
+        return wrapped
 
-    hooked = install_stage_hook() if after_ttir else None
-    emit({"type": "inductor_hook", "stage": hooked or "none"})
+    hooked = install_stage_hooks() if after_ttir else []
+    emit({"type": "inductor_hook", "stage": f"make_{after_ttir}" if f"make_{after_ttir}" in hooked else "none"})
 
     # 2. Wrap triton.compile: one record per compile Inductor asks for.
     original_compile = triton.compile
 
     def recording_compile(src, *args, **kwargs):
         record = {"name": getattr(src, "name", "?"), "ttir": None, "fallback": False, "error": None,
-                  "failed_stage": None, "options": {}}
+                  "failed_stage": None, "options": {}, "stage": "frontend"}
         opts = kwargs.get("options") or (args[1] if len(args) > 1 else None) or {}
         record["options"] = {k: opts[k] for k in sorted(opts) if k in ("num_warps", "num_stages", "debug")}
         state["kernels"].append(record)
@@ -392,7 +404,7 @@ def inductor_worker():
                 return original_compile(src, *args, **kwargs)
         except Exception as exc:
             record["error"] = describe_failure(exc, stderr.text)
-            record["failed_stage"] = "frontend or ttir" if record["ttir"] is None else "after ttir"
+            record["failed_stage"] = record["stage"]
             if record["ttir"] is None and not state["fallback"]:
                 _inductor_fallback(src, args, kwargs, record)
             raise
@@ -405,7 +417,7 @@ def inductor_worker():
         original_map = cpu_backend_cls.get_module_map
         cpu_backend_cls.get_module_map = lambda self: {"triton.language.extra.libdevice": cuda_libdevice}
         state["fallback"] = True
-        shadow = {"ttir": None}
+        shadow = {"ttir": None, "stage": "frontend"}
         state["current"] = shadow
         try:
             with CaptureStderr(tmp):
@@ -429,7 +441,7 @@ def inductor_worker():
             self.name, self.error = name, error
 
         def run(self, *args, **kwargs):
-            raise RuntimeError(f"kernel {self.name} did not compile: {self.error}")
+            raise RuntimeError(f"kernel {self.name} did not compile ({self.error}), see its line below")
 
     original_triton = async_compile.AsyncCompile.triton
 
@@ -437,7 +449,7 @@ def inductor_worker():
         try:
             return original_triton(self, kernel_name, source_code, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001
-            return FailedKernel(kernel_name, one_line(sanitize(str(exc)), 200))
+            return FailedKernel(kernel_name, type(exc).__name__)
 
     async_compile.AsyncCompile.triton = tolerant_triton
 
@@ -474,7 +486,12 @@ def _run_child(args, env, timeout=3600):
     """Runs this script as a worker; returns (exit code, records, stderr incl. diagnostics captured at a crash)."""
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve())] + args, env=env, cwd=str(HERE),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = proc.communicate(timeout=timeout)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        err += f"\nerror: worker timed out after {timeout} s".encode()
     records = []
     for line in out.decode("utf-8", "replace").splitlines():
         if line.startswith(MARK):
@@ -544,12 +561,11 @@ def _write(path: Path, text: str):
 _LEAK = re.compile(r"(?<![\w.])/(?:work|tmp|home|root|usr|opt|var|private|Users)/")
 
 
-def _check_no_leaks(out_dirs):
+def _check_no_leaks(out_dirs, files):
     bad = []
-    for d in out_dirs:
-        for f in sorted(d.rglob("*")):
-            if f.is_file() and _LEAK.search(f.read_text(errors="replace")):
-                bad.append(str(f.relative_to(HERE)))
+    for f in sorted(set(files) | {f for d in out_dirs for f in d.rglob("*") if f.is_file()}):
+        if _LEAK.search(f.read_text(errors="replace")):
+            bad.append(str(f.relative_to(HERE)))
     return bad
 
 
@@ -594,10 +610,11 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    state_file = HERE / ".manifest-state.json"  # not checked in; lets --only keep the other files' rows
-    previous = {}
-    if args.only and state_file.exists():
-        previous = json.loads(state_file.read_text())
+    # manifest.json is the machine-readable form of MANIFEST.md; partial runs (--only, --no-inductor) update it.
+    state_file = HERE / "manifest.json"
+    previous = json.loads(state_file.read_text()) if state_file.exists() else {}
+    if not args.only:
+        previous["rows"] = {}
 
     # Outputs: wipe what we regenerate.
     for key, d in out_dirs.items():
@@ -616,13 +633,10 @@ def main():
     inductor_rows = previous.get("inductor") if args.no_inductor else None
     if inductor_result is not None:
         inductor_rows = write_inductor_outputs(inductor_result, out_dirs["inductor"])
-    if args.only:
-        state_file.write_text(json.dumps({"rows": rows, "inductor": inductor_rows}, sort_keys=True))
-    elif state_file.exists():
-        state_file.unlink()
+    _write(state_file, json.dumps({"rows": rows, "inductor": inductor_rows}, sort_keys=True, indent=1))
     write_manifest(rows, inductor_rows)
 
-    leaks = _check_no_leaks([d for d in out_dirs.values() if d.exists()] + [])
+    leaks = _check_no_leaks([d for d in out_dirs.values() if d.exists()], [state_file, HERE / "MANIFEST.md"])
     if leaks:
         print("machine-specific absolute paths remain in:", *leaks, sep="\n  ", file=sys.stderr)
         sys.exit(1)
@@ -676,8 +690,14 @@ def write_inductor_outputs(result, out_dir):
         if r["type"] != "model":
             continue
         parts, seen, kernel_rows = [], set(), []
+        counts, numbering = {}, {}
+        for k in r["kernels"]:
+            counts[k["name"]] = counts.get(k["name"], 0) + 1
         for k in r["kernels"]:
             label = k["name"]
+            if counts[label] > 1:
+                numbering[label] = numbering.get(label, 0) + 1
+                label += f" (config {numbering[label]} of {counts[k['name']]})"
             note = ""
             if k["ttir"] is not None and k["ttir"] not in seen:
                 seen.add(k["ttir"])
@@ -751,7 +771,7 @@ def write_manifest(rows, inductor_rows):
             for k in m["kernels"]:
                 line = f"  - `{k['name']}`: {k['note']}"
                 if k["error"]:
-                    line += f"; failed ({k['failed_stage']}): {k['error']}"
+                    line += f"; failed in stage {k['failed_stage']}: {k['error']}"
                 out.append(line)
     out.append("")
     _write(HERE / "MANIFEST.md", "\n".join(out))

@@ -24,6 +24,8 @@ namespace tritium::cpu {
 /// `tritium-cpu-linalg-to-llvm`.
 void buildLinalgToLLVMPipeline(mlir::OpPassManager &pm);
 void registerCPUPipelines();
+/// Memory effects for LLVM atomics, which buffer deallocation requires.
+void registerAtomicMemoryEffects(mlir::DialectRegistry &registry);
 } // namespace tritium::cpu
 
 #endif // TRITIUM_TARGET_CPU_PASSES_H
