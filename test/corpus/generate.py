@@ -27,7 +27,7 @@ KERNELS format (in each kernels/*.py):
         "entry2": (signature, constexprs, extra),
     }
 
-  signature   {param: type string} for the runtime parameters ("*fp32", "i32", "**fp16",
+  signature   {param: type string} for the runtime parameters ("*fp32", "i32", "fp32",
               "tensordesc<fp16[32, 32]>", ...). constexpr parameters are filled in from `constexprs`.
   constexprs  {param: value} for every tl.constexpr parameter.
   extra       optional dict:
@@ -40,18 +40,21 @@ KERNELS format (in each kernels/*.py):
                          tensors; integers divisible by 16 get it only where listed here)
                 skip     {target: reason}: do not compile for that target; the reason goes to the manifest
 
-Kernels the frontend or a pipeline rejects are recorded in the manifest with the error, never fatal.
-Every (file) is compiled in a child process, so a compiler crash is recorded as well.
+Every entry is tried for every target. What the frontend or a pipeline rejects is recorded in the
+manifest with the error (one line), never fatal. Each kernel file is compiled in a child process; a
+compiler crash (abort/segfault) is recorded for the job that caused it and the child restarted after it.
 
 The stages are called directly (frontend, make_ttir, make_ttgir), as triton.compile would with an
-explicit GPUTarget; nothing after TTGIR runs, so no ptxas / no ROCm tools are needed. During each
-compile the active Triton driver is pinned to a stub that reports the compile target, so frontend
-checks that consult `driver.active` see the target being compiled, whichever backend is installed.
+explicit GPUTarget; nothing after TTGIR runs, so no ptxas / no ROCm tools are needed. Kernel children
+load only triton's in-tree backends (TRITON_BACKENDS_IN_TREE=1), and during each compile the active
+driver is pinned to a stub that reports the compile target, so frontend checks that consult
+`driver.active` see the target being compiled whatever is installed. Environment variables that alter
+Triton/MLIR/Inductor behaviour are removed for the children; caches live in a fresh temporary directory.
+The Inductor child, by contrast, uses the installed cpu backend (tritium) as Inductor would.
 """
 
 import argparse
 import concurrent.futures
-import difflib  # noqa: F401  (handy when debugging differences between targets)
 import importlib.util
 import json
 import os
@@ -60,7 +63,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -174,13 +176,20 @@ def describe_failure(exc: BaseException, diagnostics: str = "") -> str:
 
 
 class CaptureStderr:
-    """Redirects file descriptor 2 (where MLIR prints diagnostics) to a file for the duration."""
+    """Redirects file descriptor 2 (where MLIR prints diagnostics) to a file for the duration.
+
+    The outermost capture of a process writes <tmp>/stderr-<pid>.txt, which the parent reads when the
+    child dies mid-compile; nested captures use their own files."""
+    depth = 0
 
     def __init__(self, tmpdir):
-        self.path = Path(tmpdir) / f"stderr-{os.getpid()}.txt"
+        self.tmpdir = Path(tmpdir)
         self.text = ""
 
     def __enter__(self):
+        suffix = f"-{CaptureStderr.depth}" if CaptureStderr.depth else ""
+        self.path = self.tmpdir / f"stderr-{os.getpid()}{suffix}.txt"
+        CaptureStderr.depth += 1
         sys.stderr.flush()
         self.saved = os.dup(2)
         self.file = open(self.path, "w+b")
@@ -191,6 +200,7 @@ class CaptureStderr:
         sys.stderr.flush()
         os.dup2(self.saved, 2)
         os.close(self.saved)
+        CaptureStderr.depth -= 1
         self.file.seek(0)
         self.text = self.file.read().decode("utf-8", "replace")
         self.file.close()
@@ -274,9 +284,9 @@ def _compile_for_target(module, entry, spec, key, tmp):
         fn = getattr(module, extra.get("fn", entry))
         full_sig = _complete_signature(fn, signature, constexprs)
         src = ASTSource(fn, full_sig, constexprs, _attrs(fn, full_sig, extra.get("attrs")))
+        driver.set_active(_TargetDriver(target))
         backend = make_backend(target)
         options = backend.parse_options(dict(extra.get("options", {})))
-        driver.set_active(_TargetDriver(target))
         context = ir.context()
         ir.load_dialects(context)
         backend.load_dialects(context)
@@ -602,7 +612,10 @@ def main():
     env = child_env(tmp)
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = {p.stem: pool.submit(run_kernel_file, p, env) for p in files}
+            # Kernel workers only need triton's in-tree nvidia/amd backends: whatever out-of-tree backend is
+            # installed (and whatever state it is in) cannot influence or break them.
+            kernel_env = dict(env, TRITON_BACKENDS_IN_TREE="1")
+            futures = {p.stem: pool.submit(run_kernel_file, p, kernel_env) for p in files}
             if not args.no_inductor:
                 inductor_future = pool.submit(_run_child, ["--inductor-worker"], env, 3600)
             results = {stem: f.result() for stem, f in futures.items()}

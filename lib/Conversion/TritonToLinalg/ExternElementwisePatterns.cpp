@@ -65,6 +65,8 @@ const llvm::StringMap<StringRef> &mathOps() {
     both("copysign", "math.copysign");
     both("fma", "math.fma");
     both("rsqrt", "math.rsqrt");
+    t["ctlz"] = "math.ctlz";
+    t["ctpop"] = "math.ctpop";
     return t;
   }();
   return table;

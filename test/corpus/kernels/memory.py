@@ -143,6 +143,15 @@ def pointer_table(table, dst, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def address_table(table, dst, BLOCK: tl.constexpr):
+    # addresses stored as int64: tt.int_to_ptr (scalar and tensor)
+    base = tl.load(table + tl.program_id(0)).to(tl.pointer_type(tl.float32))
+    offs = tl.arange(0, BLOCK)
+    scattered = tl.load(table + 1 + offs).to(tl.pointer_type(tl.float32))
+    tl.store(dst + offs, tl.load(base + offs) + tl.load(scattered))
+
+
+@triton.jit
 def compiler_hints(src, dst, n, BLOCK: tl.constexpr):
     tl.assume(n > 0)
     tl.assume(n % 16 == 0)
@@ -179,6 +188,7 @@ KERNELS = {
     "ptr_int_roundtrip": ({"src": "*fp32", "dst": "*fp32"}, {"BLOCK": 32}),
     "pointer_bitcast": ({"src": "*fp32", "dst": "*i32"}, {"BLOCK": 64}),
     "pointer_table": ({"table": "**fp32", "dst": "*fp32"}, {"BLOCK": 64}),
+    "address_table": ({"table": "*i64", "dst": "*fp32"}, {"BLOCK": 64}),
     "compiler_hints": ({"src": "*fp32", "dst": "*fp32", "n": "i32"}, {"BLOCK": 128}),
     "block_pointer_removed": ({"src": "*fp32", "dst": "*fp32", "n": "i32"}, {"BLOCK": 64}),
 }

@@ -113,7 +113,8 @@ class CPUBackend(BaseBackend):
         return {"min_dot_size": lambda lhs_type, rhs_type: (1, 1, 1)}
 
     def get_module_map(self) -> Dict[str, Any]:
-        return {}
+        from tritium.language import libdevice
+        return {"triton.language.extra.libdevice": libdevice}
 
     def load_dialects(self, context):
         pass

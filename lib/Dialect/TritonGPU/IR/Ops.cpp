@@ -205,7 +205,8 @@ LogicalResult MemDescSubsliceOp::verify() {
     return emitOpError("result must keep the alloc shape of the source");
   // Shared-memory layouts carry over unchanged; other memories (e.g. tensor
   // memory) may describe the slice with another encoding.
-  if (isa<SharedEncodingTrait>(srcTy.getEncoding()) && srcTy.getEncoding() != dstTy.getEncoding())
+  if (isa_and_nonnull<SharedEncodingTrait>(srcTy.getEncoding()) &&
+      srcTy.getEncoding() != dstTy.getEncoding())
     return emitOpError("result must have the encoding of the source");
   return verifyViewOf(*this, srcTy, dstTy);
 }

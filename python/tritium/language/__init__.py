@@ -1,0 +1,1 @@
+"""Device libraries tritium provides to Triton kernels (see libdevice)."""
