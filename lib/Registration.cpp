@@ -8,6 +8,7 @@
 #include "tritium/Registration.h"
 #include "tritium/Conversion/TritonToLinalg/Passes.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
+#include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -41,7 +42,7 @@
 namespace tritium {
 
 void registerDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tt::TTDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+  registry.insert<tt::TTDialect, ttg::TTGDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::LLVM::LLVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect,

@@ -3,6 +3,7 @@
 import importlib.util
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -10,7 +11,7 @@ config.name = "tritium"
 config.test_format = lit.formats.ShTest()
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
-config.excludes = ["lit.cfg.py"]
+config.excludes = ["lit.cfg.py", "corpus"]
 
 
 def _tritium_opt():
@@ -37,6 +38,7 @@ def _llvm_tools_dir():
     return os.path.join(list(spec.submodule_search_locations)[0], "bin")
 
 
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("tritium-opt", _tritium_opt()))
 tools = _llvm_tools_dir()
 for tool in ("FileCheck", "not", "count"):

@@ -78,6 +78,28 @@ struct PreciseDivFConversion : OpConversionPattern<tt::PreciseDivFOp> {
   }
 };
 
+/// Division is exact on the CPU: the approximation a GPU may use is not needed.
+struct ApproxDivFConversion : OpConversionPattern<tt::ApproxDivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ApproxDivFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, adaptor.getX(), adaptor.getY());
+    return success();
+  }
+};
+
+/// Programmatic dependent launch orders grids on a GPU stream; CPU launches are already
+/// complete when they return.
+template <typename OpTy>
+struct EraseGridDependency : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// High half of the unsigned product, computed at twice the width.
 struct MulhiUIConversion : OpConversionPattern<tt::MulhiUIOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -107,7 +129,10 @@ struct MulhiUIConversion : OpConversionPattern<tt::MulhiUIOp> {
 
 void populateElementwisePatterns(TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<FpToFpConversion, ClampFConversion, PreciseSqrtConversion, PreciseDivFConversion,
-               MulhiUIConversion>(converter, patterns.getContext());
+               ApproxDivFConversion, MulhiUIConversion,
+               EraseGridDependency<tt::GridDependencyWaitOp>,
+               EraseGridDependency<tt::GridDependencyLaunchDependentsOp>>(converter,
+                                                                          patterns.getContext());
 }
 
 } // namespace tritium

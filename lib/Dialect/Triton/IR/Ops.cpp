@@ -108,6 +108,41 @@ LogicalResult StoreOp::verify() {
   return success();
 }
 
+// `tt.atomic_store sem, scope, %ptr, %value[, %mask] attrs : ptr-type`
+ParseResult AtomicStoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
+  StringRef semKeyword, scopeKeyword;
+  Type ptrType;
+  if (parser.parseKeyword(&semKeyword) || parser.parseComma() ||
+      parser.parseKeyword(&scopeKeyword) || parser.parseComma() ||
+      parser.parseOperandList(operands) || parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(ptrType))
+    return failure();
+  std::optional<MemSemantic> sem = symbolizeMemSemantic(semKeyword);
+  std::optional<MemSyncScope> scope = symbolizeMemSyncScope(scopeKeyword);
+  if (!sem || !scope)
+    return parser.emitError(parser.getNameLoc(), "unknown memory semantic or scope");
+  result.addAttribute(getSemAttrName(result.name),
+                      MemSemanticAttr::get(parser.getContext(), *sem));
+  result.addAttribute(getScopeAttrName(result.name),
+                      MemSyncScopeAttr::get(parser.getContext(), *scope));
+  if (operands.size() < 2 || operands.size() > 3 ||
+      !isa<PointerType>(getElementTypeOrSelf(ptrType)))
+    return parser.emitError(parser.getNameLoc(), "expects a pointer, a value and an optional mask");
+  Type valueType = getPointeeType(ptrType);
+  SmallVector<Type, 3> types = {ptrType, valueType, getI1SameShape(valueType)};
+  types.resize(operands.size());
+  return parser.resolveOperands(operands, types, parser.getNameLoc(), result.operands);
+}
+
+void AtomicStoreOp::print(OpAsmPrinter &printer) {
+  printer << " " << stringifyMemSemantic(getSem()) << ", " << stringifyMemSyncScope(getScope())
+          << ", " << getOperation()->getOperands();
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getSemAttrName(), getScopeAttrName()});
+  printer << " : " << getPtr().getType();
+}
+
 //===----------------------------------------------------------------------===//
 // Shape ops
 //===----------------------------------------------------------------------===//

@@ -38,6 +38,31 @@ void PointerType::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+// `!tt.tensordesc<16x32xf16>` or `!tt.tensordesc<16x32xf16, #layout>`.
+Type TensorDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute layout;
+  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType))
+    return Type();
+  if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(layout))
+    return Type();
+  if (parser.parseGreater())
+    return Type();
+  return TensorDescType::get(parser.getContext(), shape, elementType, layout);
+}
+
+void TensorDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t size : getShape())
+    printer << size << "x";
+  printer << getElementType();
+  if (getSharedLayout())
+    printer << ", " << getSharedLayout();
+  printer << ">";
+}
+
 namespace tritium::tt {
 
 Type getPointeeType(Type ptrLike) {

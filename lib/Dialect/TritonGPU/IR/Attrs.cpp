@@ -237,12 +237,10 @@ public:
       result = LinearBases::getSingleCTA(rank);
       return success();
     }
+    // Each entry must have one coordinate per tensor dimension.
     LinearBases::InDim block{"block", {}};
-    unsigned basesRank = rank;
-    if (getBases("CGALayout", value, basesRank, block.bases))
+    if (getBases("CGALayout", value, rank, block.bases))
       return failure();
-    if (basesRank != rank)
-      return emitError() << "'CGALayout' entry length does not match rank " << rank;
     SmallVector<LinearBases::InDim> inDims;
     inDims.push_back(std::move(block));
     result = LinearBases(std::move(inDims), rank);

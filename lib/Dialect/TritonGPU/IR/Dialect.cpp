@@ -15,7 +15,8 @@ using namespace tritium::ttg;
 
 namespace {
 /// The alias names triton gives encodings (`#blocked`, `#mma`, `#shared`,
-/// `#linear`, `#smem`), so that printed TTGIR reads the same as triton's.
+/// `#linear`, `#generic_linear`, `#smem`), so that printed TTGIR reads the
+/// same as triton's.
 /// Slices and dot operands stay inline, as in triton.
 struct TTGOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
@@ -26,6 +27,7 @@ struct TTGOpAsmInterface : public OpAsmDialectInterface {
                           .Case<SharedEncodingTrait>([](auto) { return "shared"; })
                           .Case<BlockedEncodingAttr>([](auto) { return "blocked"; })
                           .Case<LinearEncodingAttr>([](auto) { return "linear"; })
+                          .Case<GenericLinearEncodingAttr>([](auto) { return "generic_linear"; })
                           .Case<SharedMemorySpaceAttr>([](auto) { return "smem"; })
                           .Default([](Attribute) { return StringRef(); });
     if (alias.empty())

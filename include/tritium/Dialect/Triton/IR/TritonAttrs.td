@@ -52,6 +52,21 @@ def TT_InputPrecisionAttr : TT_I32Enum<"InputPrecision", [
   I32EnumAttrCase<"IEEE", 2, "ieee">, I32EnumAttrCase<"BF16x3", 3, "bf16x3">,
   I32EnumAttrCase<"BF16x6", 4, "bf16x6">]>;
 
+def TT_PaddingOptionAttr : TT_I32Enum<"PaddingOption", [
+  I32EnumAttrCase<"PAD_ZERO", 1, "zero">, I32EnumAttrCase<"PAD_NAN", 2, "nan">]>;
+
+def TT_DescriptorReduceKindAttr : TT_I32Enum<"DescriptorReduceKind", [
+  I32EnumAttrCase<"ADD", 1, "add">, I32EnumAttrCase<"MIN", 2, "min">,
+  I32EnumAttrCase<"MAX", 3, "max">, I32EnumAttrCase<"INC", 4, "inc">,
+  I32EnumAttrCase<"DEC", 5, "dec">, I32EnumAttrCase<"AND", 6, "and">,
+  I32EnumAttrCase<"OR", 7, "or">, I32EnumAttrCase<"XOR", 8, "xor">]>;
+
+def TT_ScaleDotElemTypeAttr : TT_I32Enum<"ScaleDotElemType", [
+  I32EnumAttrCase<"E4M3", 0, "e4m3">, I32EnumAttrCase<"E5M2", 1, "e5m2">,
+  I32EnumAttrCase<"E2M3", 2, "e2m3">, I32EnumAttrCase<"E3M2", 3, "e3m2">,
+  I32EnumAttrCase<"E2M1", 4, "e2m1">, I32EnumAttrCase<"BF16", 5, "bf16">,
+  I32EnumAttrCase<"FP16", 6, "fp16">]>;
+
 def TT_CachePolicyAttr : AttrDef<TT_Dialect, "CachePolicy"> {
   let mnemonic = "cache_policy";
   let summary = "cache modifier and eviction policy of a load or store (a hint only)";

@@ -74,6 +74,14 @@ def TT_PreciseDivFOp : TT_Op<"precise_divf", [Pure, Elementwise, SameOperandsAnd
   let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
 }
 
+def TT_ApproxDivFOp : TT_Op<"approx_divf", [Pure, Elementwise, SameOperandsAndResultType]> {
+  let summary = "fp32 division that may be approximate (within 2 ULP on GPUs)";
+  let arguments = (ins AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$x,
+                       AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$y);
+  let results = (outs AnyTypeOf<[F32, RankedTensorOf<[F32]>]>:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
 def TT_MulhiUIOp : TT_Op<"mulhiui", [Pure, Elementwise, SameOperandsAndResultType]> {
   let summary = "high half of the unsigned product of x and y";
   let arguments = (ins TT_IntLike:$x, TT_IntLike:$y);
@@ -131,6 +139,45 @@ def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>]> {
     $atomic_rmw_op `,` $sem `,` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict `:`
     functional-type(operands, $result)
   }];
+}
+
+def TT_AtomicLoadOp : TT_Op<"atomic_load", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic load with memory semantics";
+  let arguments = (ins TT_PtrLike:$ptr, Optional<TT_BoolLike>:$mask, TT_MemSemanticAttr:$sem,
+                       TT_MemSyncScopeAttr:$scope);
+  let results = (outs TT_Type:$result);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr (`,` $mask^)? attr-dict `:` functional-type(operands, $result)
+  }];
+}
+
+def TT_AtomicStoreOp : TT_Op<"atomic_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "atomic store with memory semantics";
+  let arguments = (ins TT_PtrLike:$ptr, TT_Type:$value, Optional<TT_BoolLike>:$mask,
+                       TT_MemSemanticAttr:$sem, TT_MemSyncScopeAttr:$scope);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TT_AtomicPollOp : TT_Op<"atomic_poll", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "load until each element equals `expected` or the timeout expires";
+  let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$expected, Optional<I64>:$timeout,
+                       TT_MemSemanticAttr:$sem, TT_MemSyncScopeAttr:$scope);
+  let results = (outs TT_BoolLike:$result);
+  let assemblyFormat = [{
+    $sem `,` $scope `,` $ptr `,` $expected (`timeout` $timeout^)?
+    attr-dict `:` qualified(type($ptr)) `,` type($expected) `->` type($result)
+  }];
+}
+
+def TT_GridDependencyWaitOp : TT_Op<"grid_dependency_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for the grids this one depends on (programmatic dependent launch)";
+  let assemblyFormat = "attr-dict";
+}
+
+def TT_GridDependencyLaunchDependentsOp
+    : TT_Op<"grid_dependency_launch_dependents", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "allow dependent grids to start (programmatic dependent launch)";
+  let assemblyFormat = "attr-dict";
 }
 
 def TT_AtomicCASOp : TT_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -336,6 +383,83 @@ def TT_GatherOp : TT_Op<"gather", [Pure]> {
                        UnitAttr:$efficient_layout);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)";
+}
+
+def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
+                                         AllTypesMatch<["c", "d"]>]> {
+  let summary = "d = (a scaled by a_scale) * (b scaled by b_scale) + c, microscaling formats";
+  let arguments = (ins RankedTensorOf<[TT_Float, I8]>:$a, RankedTensorOf<[TT_Float, I8]>:$b,
+                       TT_FloatTensor:$c,
+                       Optional<RankedTensorOf<[TT_Float, I8]>>:$a_scale,
+                       Optional<RankedTensorOf<[TT_Float, I8]>>:$b_scale,
+                       TT_ScaleDotElemTypeAttr:$a_elem_type, TT_ScaleDotElemTypeAttr:$b_elem_type,
+                       BoolAttr:$fastMath, DefaultValuedAttr<BoolAttr, "true">:$lhs_k_pack,
+                       DefaultValuedAttr<BoolAttr, "true">:$rhs_k_pack);
+  let results = (outs TT_FloatTensor:$d);
+  let assemblyFormat = [{
+    $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c
+    `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
+    `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors (tritium's make_ttir rewrites them to pointers; they still parse)
+//===----------------------------------------------------------------------===//
+
+def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, SameVariadicOperandSize]> {
+  let summary = "describe a block of the global tensor at base with shape and strides";
+  let arguments = (ins TT_Ptr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+                       DefaultValuedAttr<TT_PaddingOptionAttr,
+                                         "::tritium::tt::PaddingOption::PAD_ZERO">:$padding);
+  let results = (outs TT_TensorDescType:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)
+  }];
+}
+
+def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load the block at indices";
+  let arguments = (ins TT_TensorDescType:$desc, Variadic<I32>:$indices,
+                       OptionalAttr<AnyAttr>:$cachePolicy);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->` type($result)";
+}
+
+def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "store a block at indices";
+  let arguments = (ins TT_TensorDescType:$desc, TT_Tensor:$src, Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+}
+
+def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomically combine a block into the tensor at indices";
+  let arguments = (ins TT_DescriptorReduceKindAttr:$kind, TT_TensorDescType:$desc,
+                       TT_Tensor:$src, Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+}
+
+def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [MemoryEffects<[MemRead]>]> {
+  let summary = "load the rows x_offsets of the block starting at column y_offset";
+  let arguments = (ins TT_TensorDescType:$desc, RankedTensorOf<[I16, I32]>:$x_offsets,
+                       I32:$y_offset);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "store rows x_offsets of the block starting at column y_offset";
+  let arguments = (ins TT_TensorDescType:$desc, RankedTensorOf<[I16, I32]>:$x_offsets,
+                       I32:$y_offset, TT_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,18 @@ def TT_PtrType : TypeDef<TT_Dialect, "Pointer"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def TT_TensorDescType : TypeDef<TT_Dialect, "TensorDesc"> {
+  let mnemonic = "tensordesc";
+  let summary = "descriptor of a block of a global tensor (shape, element type, layout)";
+  let description = [{
+    `!tt.tensordesc<16x32xf16>`, or with the shared-memory layout a GPU pipeline assigned:
+    `!tt.tensordesc<16x32xf16, #shared>`. Signed integer elements print as `si32`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
+                        OptionalParameter<"::mlir::Attribute">:$sharedLayout);
+  let hasCustomAssemblyFormat = 1;
+}
+
 def TT_Float : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F16, BF16, F32, F64],
                          "floating-point">;
 def TT_FloatTensor : RankedTensorOf<[TT_Float]>;
