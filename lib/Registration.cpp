@@ -68,6 +68,7 @@ void registerPasses() {
   mlir::bufferization::registerBufferizationPasses();
   mlir::registerLowerAffinePass();
   mlir::registerSCFToControlFlowPass();
+  mlir::registerLiftControlFlowToSCFPass();
   mlir::registerArithToLLVMConversionPass();
   mlir::registerConvertMathToLLVMPass();
   mlir::registerConvertMathToLibmPass();

@@ -6,6 +6,7 @@
 #include "tritium/Target/CPU/Codegen.h"
 #include "tritium/Target/CPU/Passes.h"
 
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -149,6 +150,8 @@ Result convertTritonToLinalg(const std::string &ttir) {
       ttir,
       [](OpPassManager &pm) {
         pm.addPass(createConvertTritonToLinalg());
+        // Early returns become structured control flow: one return per function.
+        pm.addPass(createLiftControlFlowToSCFPass());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
         return success();

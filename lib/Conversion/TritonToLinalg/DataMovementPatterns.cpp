@@ -127,7 +127,7 @@ struct HistogramConversion : OpConversionPattern<tt::HistogramOp> {
   LogicalResult matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     auto srcType = cast<RankedTensorType>(adaptor.getSrc().getType());
     Type countType = type.getElementType();
     Value counts = allocateTile(rewriter, loc, type);

@@ -28,14 +28,15 @@ struct FpToFpConversion : OpConversionPattern<tt::FpToFpOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
     auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    Type resultType = getTypeConverter()->convertType(op.getType());
     if (dstType.getWidth() > srcType.getWidth()) {
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), adaptor.getSrc());
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, resultType, adaptor.getSrc());
       return success();
     }
     arith::RoundingMode mode = arith::RoundingMode::to_nearest_even;
     if (op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ)
       mode = arith::RoundingMode::toward_zero;
-    auto trunc = arith::TruncFOp::create(rewriter, op.getLoc(), op.getType(), adaptor.getSrc());
+    auto trunc = arith::TruncFOp::create(rewriter, op.getLoc(), resultType, adaptor.getSrc());
     trunc.setRoundingmode(mode);
     rewriter.replaceOp(op, trunc);
     return success();
@@ -108,7 +109,8 @@ struct MulhiUIConversion : OpConversionPattern<tt::MulhiUIOp> {
     Location loc = op.getLoc();
     auto intType = cast<IntegerType>(getElementTypeOrSelf(op.getType()));
     unsigned width = intType.getWidth();
-    Type wide = withElementType(op.getType(), rewriter.getIntegerType(2 * width));
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type wide = withElementType(resultType, rewriter.getIntegerType(2 * width));
     Value x = arith::ExtUIOp::create(rewriter, loc, wide, adaptor.getX());
     Value y = arith::ExtUIOp::create(rewriter, loc, wide, adaptor.getY());
     Value product = arith::MulIOp::create(rewriter, loc, x, y);
@@ -120,7 +122,7 @@ struct MulhiUIConversion : OpConversionPattern<tt::MulhiUIOp> {
                                                                   width)))
             : cast<TypedAttr>(rewriter.getIntegerAttr(wide, width)));
     Value high = arith::ShRUIOp::create(rewriter, loc, product, shift);
-    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, op.getType(), high);
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, resultType, high);
     return success();
   }
 };

@@ -86,13 +86,75 @@ func::FuncOp externalFunction(OpBuilder &b, Operation *anchor, StringRef name, T
   return func;
 }
 
+Value splatLike(OpBuilder &b, Location loc, Type like, TypedAttr scalar) {
+  if (auto shaped = dyn_cast<ShapedType>(like))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(shaped, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+/// Classification functions of CUDA's libdevice (`__nv_isnanf`, ...), which return i32.
+Value classify(OpBuilder &b, Location loc, StringRef name, Value x, Type resultType) {
+  Type type = x.getType();
+  auto floatType = cast<FloatType>(getElementTypeOrSelf(type));
+  Type i1 = b.getI1Type();
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    i1 = shaped.clone(b.getI1Type());
+  Value flag;
+  if (name == "isnan") {
+    flag = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  } else if (name == "signbit") {
+    Type bits = b.getIntegerType(floatType.getWidth());
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      bits = shaped.clone(bits);
+    Value asInt = arith::BitcastOp::create(b, loc, bits, x);
+    Value zero = splatLike(b, loc, bits, b.getIntegerAttr(getElementTypeOrSelf(bits), 0));
+    flag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, asInt, zero);
+  } else {
+    Value magnitude = math::AbsFOp::create(b, loc, x);
+    Value inf = splatLike(b, loc, type,
+                          b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics())));
+    flag = arith::CmpFOp::create(b, loc,
+                                 name == "isinf" ? arith::CmpFPredicate::OEQ
+                                                 : arith::CmpFPredicate::OLT,
+                                 magnitude, inf);
+  }
+  (void)i1;
+  return arith::ExtUIOp::create(b, loc, resultType, flag);
+}
+
+/// CUDA libdevice spellings (`__nv_expf`, `__nv_popcll`, ...) as C library or tritium names, so
+/// kernels written against CUDA's libdevice run too.
+std::string canonicalSymbol(StringRef symbol) {
+  if (!symbol.consume_front("__nv_"))
+    return symbol.str();
+  // GPU fast approximations are the accurate functions on a CPU.
+  symbol.consume_front("fast_");
+  static const llvm::StringMap<StringRef> renamed = {
+      {"popc", "ctpop"},     {"popcll", "ctpop"},   {"clz", "ctlz"},
+      {"clzll", "ctlz"},     {"isnanf", "isnan"},   {"isnand", "isnan"},
+      {"isinff", "isinf"},   {"isinfd", "isinf"},   {"finitef", "isfinite"},
+      {"isfinited", "isfinite"}, {"signbitf", "signbit"}, {"signbitd", "signbit"},
+      {"powif", "powi"},     {"powi", "powi"}};
+  auto it = renamed.find(symbol);
+  return it != renamed.end() ? it->second.str() : symbol.str();
+}
+
 struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    StringRef symbol = op.getSymbol();
-    Type resultType = op.getType();
+    std::string canonical = canonicalSymbol(op.getSymbol());
+    StringRef symbol = canonical;
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (llvm::is_contained({"isnan", "isinf", "isfinite", "signbit"}, symbol)) {
+      rewriter.replaceOp(op, classify(rewriter, loc, symbol, adaptor.getSrcs()[0], resultType));
+      return success();
+    }
+    if (symbol == "powi") {
+      rewriter.replaceOpWithNewOp<math::FPowIOp>(op, adaptor.getSrcs()[0], adaptor.getSrcs()[1]);
+      return success();
+    }
     auto it = mathOps().find(symbol);
     if (it != mathOps().end()) {
       OperationState state(loc, it->second, adaptor.getSrcs(), TypeRange{resultType});

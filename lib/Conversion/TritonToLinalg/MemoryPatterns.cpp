@@ -12,6 +12,7 @@
 #include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
+#include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -120,10 +121,40 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
   }
 };
 
+/// A TTGIR asynchronous copy into a shared-memory tile: a masked tile load whose elements land
+/// in the tile's buffer, complete when the op returns.
+struct AsyncCopyConversion : OpConversionPattern<ttg::AsyncCopyGlobalToLocalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<RankedTensorType>(op.getSrc().getType());
+    Type pointee = cast<tt::PointerType>(ptrType.getElementType()).getPointeeType();
+    Value buffer = adaptor.getResult();
+    bool isVolatile = op.getIsVolatile();
+    TileElementMaterializer elements(rewriter, *getTypeConverter());
+    forEachIndex(rewriter, loc, ptrType.getShape(),
+                 [&](OpBuilder &b, Location loc, ValueRange indices) {
+                   Value ptr = elements.elementAt(b, loc, op.getSrc(), indices);
+                   Value mask, other;
+                   if (op.getMask())
+                     mask = elements.elementAt(b, loc, op.getMask(), indices);
+                   if (op.getOther())
+                     other = elements.elementAt(b, loc, op.getOther(), indices);
+                   Value value = loadElement(b, loc, ptr, mask, other, pointee, isVolatile);
+                   memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer,
+                                           indices);
+                 });
+    rewriter.replaceOp(op, arith::ConstantIntOp::create(rewriter, loc, 0, 32).getResult());
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMemoryPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LoadConversion, StoreConversion>(converter, patterns.getContext());
+  patterns.add<LoadConversion, StoreConversion, AsyncCopyConversion>(converter,
+                                                                     patterns.getContext());
 }
 
 } // namespace tritium

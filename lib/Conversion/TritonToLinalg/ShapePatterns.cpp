@@ -23,7 +23,7 @@ struct MakeRangeConversion : OpConversionPattern<tt::MakeRangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Location loc = op.getLoc();
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
     AffineMap identity = rewriter.getMultiDimIdentityMap(1);

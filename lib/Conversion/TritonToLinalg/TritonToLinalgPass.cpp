@@ -3,6 +3,7 @@
 #include "tritium/Conversion/TritonToLinalg/Passes.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
+#include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -38,17 +39,19 @@ struct ConvertTritonToLinalgPass
     populateDataMovementPatterns(converter, patterns);
     populateDebugPatterns(converter, patterns);
     populateExternElementwisePatterns(converter, patterns);
+    populateTritonGPUPatterns(converter, patterns);
+    populateRetypeStructuralOpsPatterns(converter, patterns);
 
     if (failed(reportOpsWithoutLowering(module, patterns)))
       return signalPassFailure();
 
     ConversionTarget target(*context);
-    target.addIllegalDialect<tt::TTDialect>();
+    target.addIllegalDialect<tt::TTDialect, ttg::TTGDialect>();
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
                            math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                            tensor::TensorDialect, ub::UBDialect, cf::ControlFlowDialect>();
-    target.addDynamicallyLegalDialect<arith::ArithDialect>(
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect, ub::UBDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addLegalOp<ModuleOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
@@ -65,8 +68,17 @@ struct ConvertTritonToLinalgPass
         lowered.insert(root->getStringRef());
     bool ok = true;
     module.walk([&](Operation *op) {
-      if (!isa<tt::TTDialect>(op->getDialect()) || lowered.contains(op->getName().getStringRef()))
+      if (!isa<tt::TTDialect, ttg::TTGDialect>(op->getDialect()) ||
+          lowered.contains(op->getName().getStringRef()))
         return;
+      if (isa<ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(op))
+        return;
+      std::string reason = reasonWithoutCPUMeaning(op);
+      if (!reason.empty()) {
+        op->emitError() << "tritium cannot lower '" << op->getName() << "': " << reason;
+        ok = false;
+        return;
+      }
       // Terminators of regions that their parent's lowering consumes.
       if (isa<tt::ReduceReturnOp, tt::ScanReturnOp, tt::MapElementwiseReturnOp>(op))
         return;

@@ -6,3 +6,12 @@ tt.func @inline_asm(%arg0: tensor<16xi32>) -> tensor<16xi32> {
   %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %arg0 : tensor<16xi32> -> tensor<16xi32>
   tt.return %0 : tensor<16xi32>
 }
+
+// -----
+
+// TTGIR ops without a CPU meaning are rejected with the reason.
+tt.func @warp_id() -> i32 {
+  // expected-error @+1 {{tritium cannot lower 'ttg.warp_id': warp specialization divides a program among GPU warps; a CPU program is one thread}}
+  %0 = ttg.warp_id
+  tt.return %0 : i32
+}

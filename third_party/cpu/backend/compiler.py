@@ -1,7 +1,9 @@
 """The CPU backend's compiler: Triton's TTIR passes, then tritium's stages.
 
     ttir    triton's own TTIR passes, in triton's MLIR
-    linalg  tritium: TTIR (as text) -> linalg, tensor, memref, scf
+    ttgir   the identity for @triton.jit kernels; `triton.compile("k.ttgir")` starts after it
+    linalg  tritium: TTIR or TTGIR (as text) -> linalg, tensor, memref, scf; TTGIR layouts
+            are erased, shared memory becomes buffers, async copies become synchronous
     llir    tritium: bufferize, loops, LLVM dialect, LLVM IR optimized for the host at O3
     obj     tritium: LLVM IR -> ELF object for the host, JIT-linked in process by the driver
 
@@ -135,6 +137,12 @@ class CPUBackend(BaseBackend):
         return mod
 
     @staticmethod
+    def make_ttgir(mod, metadata, options):
+        # Kernels from @triton.jit reach tritium as TTIR and need no GPU layouts: the stage
+        # exists so that `triton.compile("kernel.ttgir")` can start after it.
+        return mod
+
+    @staticmethod
     def make_linalg(mod, metadata, options):
         text = str(mod)
         name = _kernel_name(text)
@@ -161,6 +169,7 @@ class CPUBackend(BaseBackend):
 
     def add_stages(self, stages, options, language):
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)
+        stages["ttgir"] = lambda src, metadata: self.make_ttgir(src, metadata, options)
         stages["linalg"] = lambda src, metadata: self.make_linalg(src, metadata, options)
         stages["llir"] = lambda src, metadata: self.make_llir(src, metadata, options)
         stages["obj"] = lambda src, metadata: self.make_obj(src, metadata, options)

@@ -15,6 +15,8 @@ using namespace mlir;
 namespace tritium::cpu {
 
 void buildLinalgToLLVMPipeline(OpPassManager &pm) {
+  // Early returns leave functions with several blocks; bufferization needs one return.
+  pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createAddKernelEntry());
   // Tensor compute: elementwise ops join their consumers before anything is materialized.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());

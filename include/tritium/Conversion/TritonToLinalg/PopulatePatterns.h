@@ -27,7 +27,7 @@ void populateFunctionPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 void populateShapePatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 /// tt.addptr, tt.int_to_ptr, tt.ptr_to_int, tt.bitcast, and arith ops on pointers.
 void populatePointerPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
-/// tt.load, tt.store.
+/// tt.load, tt.store, ttg.async_copy_global_to_local.
 void populateMemoryPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 /// tt.dot.
 void populateDotPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
@@ -41,6 +41,12 @@ void populateDataMovementPatterns(mlir::TypeConverter &, mlir::RewritePatternSet
 void populateDebugPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 /// tt.extern_elementwise: math ops for the functions MLIR knows, calls otherwise.
 void populateExternElementwisePatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
+/// ttg ops (TTGIR): layouts erased, shared memory as buffers, async copies synchronous.
+void populateTritonGPUPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
+/// Why a ttg op has no lowering on a CPU (empty if it has one), for diagnostics.
+std::string reasonWithoutCPUMeaning(mlir::Operation *op);
+/// arith, math and ub ops whose types change (pointer tensors, encoded tensors).
+void populateRetypeStructuralOpsPatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 /// tt.fp_to_fp, tt.clampf, tt.precise_sqrt, tt.precise_divf, tt.mulhiui.
 void populateElementwisePatterns(mlir::TypeConverter &, mlir::RewritePatternSet &);
 

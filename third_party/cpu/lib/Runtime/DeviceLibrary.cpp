@@ -10,6 +10,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 
 namespace tritium::cpu {
@@ -71,6 +72,57 @@ extern "C" void tritiumAssertFail(const char *message, const char *file, int32_t
                        std::to_string(pz) + "): Assertion `" + message + "` failed.";
 }
 
+// Conversions to 16-bit floats that LLVM calls when the CPU has no instruction for them (the
+// compiler runtime's names). 16-bit results return in the low bits of xmm0, like a float.
+uint16_t floatToBFloat16Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return uint16_t((bits >> 16) | 0x40); // quiet NaN, sign kept
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+uint16_t doubleToHalfBits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint16_t sign = uint16_t((bits >> 48) & 0x8000);
+  int exponent = int((bits >> 52) & 0x7ff);
+  uint64_t mantissa = bits & 0xfffffffffffffull;
+  if (exponent == 0x7ff)
+    return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  int e = exponent - 1023 + 15;
+  if (e >= 31)
+    return sign | 0x7c00;
+  // 1.mantissa with 52 fraction bits; keep 10 (normal) or fewer (subnormal), round to even.
+  uint64_t significand = mantissa | (exponent ? (1ull << 52) : 0);
+  int shift = 42 + (e <= 0 ? 1 - e : 0);
+  if (shift > 63)
+    return sign;
+  uint64_t kept = significand >> shift;
+  uint64_t rest = significand & ((1ull << shift) - 1);
+  uint64_t half = 1ull << (shift - 1);
+  if (rest > half || (rest == half && (kept & 1)))
+    ++kept;
+  if (e <= 0)
+    return sign | uint16_t(kept); // subnormal (a carry into the exponent is still right)
+  return sign | uint16_t((uint64_t(e) << 10) + (kept - (1ull << 10)));
+}
+
+float asFloatRegister(uint16_t bits) {
+  uint32_t widened = bits;
+  float result;
+  std::memcpy(&result, &widened, sizeof(result));
+  return result;
+}
+
+extern "C" float tritiumTruncSFBF2(float value) { return asFloatRegister(floatToBFloat16Bits(value)); }
+extern "C" float tritiumTruncDFBF2(double value) {
+  // Rounding twice (to float, then bf16) can differ from one rounding only in ties created by
+  // the first; accepted for this rarely used conversion.
+  return asFloatRegister(floatToBFloat16Bits(float(value)));
+}
+extern "C" float tritiumTruncDFHF2(double value) { return asFloatRegister(doubleToHalfBits(value)); }
+
 } // namespace
 
 std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
@@ -78,6 +130,9 @@ std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
       {device_runtime::kPrintInt, reinterpret_cast<void *>(&tritiumPrintInt)},
       {device_runtime::kPrintFloat, reinterpret_cast<void *>(&tritiumPrintFloat)},
       {device_runtime::kAssertFail, reinterpret_cast<void *>(&tritiumAssertFail)},
+      {"__truncsfbf2", reinterpret_cast<void *>(&tritiumTruncSFBF2)},
+      {"__truncdfbf2", reinterpret_cast<void *>(&tritiumTruncDFBF2)},
+      {"__truncdfhf2", reinterpret_cast<void *>(&tritiumTruncDFHF2)},
   };
 }
 

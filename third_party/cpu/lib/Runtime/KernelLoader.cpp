@@ -22,6 +22,8 @@ namespace {
 struct JITState {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::string error;
+  /// What the JIT reported while the current object was linked (e.g. missing symbols).
+  std::string linkErrors;
   std::map<uint64_t, llvm::orc::JITDylib *> loaded;
   uint64_t nextHandle = 1;
   std::mutex mutex;
@@ -37,6 +39,10 @@ JITState &state() {
       s->error = llvm::toString(jit.takeError());
     else
       s->jit = std::move(*jit);
+    if (s->jit)
+      s->jit->getExecutionSession().setErrorReporter([s](llvm::Error err) {
+        s->linkErrors += llvm::toString(std::move(err)) + "\n";
+      });
     return s;
   }();
   return *instance;
@@ -79,9 +85,12 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
     error = llvm::toString(std::move(err));
     return nullptr;
   }
+  s.linkErrors.clear();
   auto symbol = s.jit->lookup(*dylib, entryName);
   if (!symbol) {
     error = llvm::toString(symbol.takeError());
+    if (!s.linkErrors.empty())
+      error += " (" + s.linkErrors.substr(0, s.linkErrors.size() - 1) + ")";
     return nullptr;
   }
   s.loaded[id] = &*dylib;
