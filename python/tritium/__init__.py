@@ -15,6 +15,7 @@ _LAZY = {
     "TritiumCompilationError": ("errors", "TritiumCompilationError"),
     "as_tensor_arg": ("numpy_adapter", "as_tensor_arg"),
 }
+# `tritium.ir` is a submodule: `from tritium import ir`.
 
 __all__ = ["__version__", "get_num_threads", "set_num_threads", *_LAZY]
 
