@@ -22,6 +22,12 @@ void TTDialect::initialize() {
       >();
 }
 
+/// Folded tt ops produce splat constants: arith.constant materializes them.
+Operation *TTDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                         Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 void TTDialect::registerAttributes() {
   addAttributes<
 #define GET_ATTRDEF_LIST

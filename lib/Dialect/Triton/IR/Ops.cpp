@@ -8,6 +8,8 @@
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/Sequence.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -224,6 +226,85 @@ LogicalResult MakeRangeOp::verify() {
   if (shape[0] != end - start)
     return emitOpError("result size must be end - start");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Folding and canonicalization: splats stay splats through shape changes, constants fold
+//===----------------------------------------------------------------------===//
+
+/// A splat constant of `type` if `attr` is a scalar or splat constant.
+static Attribute splatConstant(Attribute attr, Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!attr || !shaped || isa<PointerType>(shaped.getElementType()))
+    return {};
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    return SplatElementsAttr::get(shaped, splat.getSplatValue<Attribute>());
+  if (isa<IntegerAttr, FloatAttr>(attr))
+    return SplatElementsAttr::get(shaped, attr);
+  return {};
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  return splatConstant(adaptor.getSrc(), getType());
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
+  Attribute offset = adaptor.getOffset();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(offset))
+    offset = splat.getSplatValue<Attribute>();
+  if (auto value = dyn_cast_or_null<IntegerAttr>(offset))
+    if (value.getValue().isZero())
+      return getPtr();
+  return {};
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  return splatConstant(adaptor.getSrc(), getType());
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return splatConstant(adaptor.getSrc(), getType());
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return splatConstant(adaptor.getSrc(), getType());
+}
+
+OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
+  if (llvm::equal(getOrder(), llvm::seq<int32_t>(0, getOrder().size())))
+    return getSrc();
+  return splatConstant(adaptor.getSrc(), getType());
+}
+
+namespace {
+/// shape-op(splat x) -> splat x: every element is still x.
+template <typename OpTy>
+struct SplatThroughShapeOp : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    auto splat = op.getSrc().template getDefiningOp<SplatOp>();
+    if (!splat)
+      return failure();
+    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
+    return success();
+  }
+};
+} // namespace
+
+void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<SplatThroughShapeOp<ExpandDimsOp>>(context);
+}
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<SplatThroughShapeOp<ReshapeOp>>(context);
+}
+
+void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<SplatThroughShapeOp<BroadcastOp>>(context);
 }
 
 //===----------------------------------------------------------------------===//

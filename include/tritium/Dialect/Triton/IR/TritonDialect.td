@@ -28,7 +28,7 @@ def TT_Dialect : Dialect {
   ];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
-  let hasConstantMaterializer = 0;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

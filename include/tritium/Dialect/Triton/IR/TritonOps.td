@@ -107,6 +107,7 @@ def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape
   let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
   let results = (outs TT_PtrLike:$result);
   let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+  let hasFolder = 1;
 }
 
 def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
@@ -199,6 +200,7 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
   let arguments = (ins TT_Type:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
@@ -216,10 +218,14 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
   let summary = "reinterpret a tensor with another shape of the same element count";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
   let arguments = (ins TT_Tensor:$src, UnitAttr:$allow_reorder, UnitAttr:$efficient_layout);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = [{
@@ -235,6 +241,8 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType]
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_CatOp : TT_Op<"cat", [Pure, SameOperandsAndResultElementType, AllTypesMatch<["lhs", "rhs"]>]> {
@@ -264,6 +272,7 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
