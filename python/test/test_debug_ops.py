@@ -181,9 +181,6 @@ def print_format_kernel(x_ptr, N: tl.constexpr):
     tl.device_print("s", tl.program_id(0))
 
 
-@pytest.mark.xfail(reason="the printed line doubles the separator: tritium prints 'pid (0, 0, 0) idx (1)  x: : -7' "
-                   "(two spaces, then ': ' again after the prefix Triton already normalized to ' x: ') instead of "
-                   "'pid (0, 0, 0) idx (1) x: -7'; scalars print 'pid (0, 0, 0)  s: : 0'", strict=True)
 def test_line_format(capfd):
     """Triton's frontend turns the prefix "x" into " x: "; the line is `pid (...) idx (...)` + prefix + value."""
     x = torch.tensor([5, -7], dtype=torch.int32)

@@ -398,28 +398,11 @@ def downcast_inputs(src, dst):
     return values.to(src)  # exact for these values in src
 
 
-RTZ_XFAIL = pytest.mark.xfail(
-    reason="fp_downcast_rounding='rtz' rounds to nearest even: tt.fp_to_fp rounding=rtz becomes arith.truncf "
-    "toward_zero, then @llvm.experimental.constrained.fptrunc(..., !\"round.towardzero\"), which only declares the "
-    "dynamic rounding mode and does not set MXCSR; e.g. fp32 0.42186236 -> fp16 gives 0.421875 (expected "
-    "0.42163086), fp32 3.4028235e38 -> fp16 gives inf (expected 65504.0)", strict=True)
-BF16_SUBNORMAL_XFAIL = pytest.mark.xfail(
-    reason="fp32 -> bf16 (rtne) flushes fp32 subnormal inputs to +-0: 5 of 614 differ, e.g. 2.938736e-39 "
-    "(0x00200000) gives 0.0, -1.3775324e-40 gives -0.0 (expected -1.8367099e-40); the vectorized "
-    "'fptrunc <4 x float> to <4 x bfloat>' probably selects AVX512-BF16 vcvtneps2bf16, which treats denormal "
-    "inputs as zero. fp64 -> bf16 keeps them", strict=True)
-
-
 def _downcast_params():
     params = []
     for src, dst in DOWNCASTS:
         for rounding in ["rtne", "rtz"]:
-            marks = []
-            if rounding == "rtz":
-                marks = [RTZ_XFAIL]
-            elif (src, dst) == (torch.float32, torch.bfloat16):
-                marks = [BF16_SUBNORMAL_XFAIL]
-            params.append(pytest.param(src, dst, rounding, marks=marks,
+            params.append(pytest.param(src, dst, rounding,
                                        id=f"{src}-{dst}-{rounding}".replace("torch.", "")))
     return params
 
@@ -448,15 +431,7 @@ UPCASTS = [(torch.float16, torch.float32), (torch.bfloat16, torch.float32), (tor
 def _upcast_params():
     params = []
     for src, dst in UPCASTS:
-        marks = []
-        if {src, dst} == {torch.float16, torch.bfloat16}:
-            marks = [pytest.mark.xfail(
-                reason=f"tt.fp_to_fp {'f16 -> bf16' if src == torch.float16 else 'bf16 -> f16'} does not compile "
-                f"(linalg stage): \"error: 'arith.truncf' op operand type 'tensor<128x"
-                f"{'f16' if src == torch.float16 else 'bf16'}>' and result type 'tensor<128x"
-                f"{'bf16' if src == torch.float16 else 'f16'}>' are cast incompatible\" (same-width float "
-                "conversion lowered as a truncf)", strict=True)]
-        params.append(pytest.param(src, dst, marks=marks, id=f"{src}-{dst}".replace("torch.", "")))
+        params.append(pytest.param(src, dst, id=f"{src}-{dst}".replace("torch.", "")))
     return params
 
 
@@ -592,10 +567,6 @@ print("ok")
 """
 
 
-@pytest.mark.xfail(reason="integer division in a block whose masked-off lanes were loaded without `other` kills "
-                   "the process with SIGFPE (subprocess returncode -8; under pytest 'Fatal Python error: Floating "
-                   "point exception'): the masked-off lanes (zeros) are divided too and x86 idiv traps on a zero "
-                   "divisor; on a GPU those lanes are computed harmlessly and discarded by the store mask", strict=True)
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 def test_masked_division_does_not_trap_on_masked_off_lanes(dtype, tmp_path):
     path = tmp_path / "masked_division.py"

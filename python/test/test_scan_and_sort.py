@@ -23,15 +23,6 @@ ALL_DTYPES = [torch.float64, torch.float32, torch.float16, torch.bfloat16, torch
 FLOAT_DTYPES = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
 
 
-# tritium bug: tt.scan along a non-last axis of length >= 4 does not compile (length 2 does).
-SCAN_NON_LAST_AXIS_REASON = (
-    "tt.scan along a non-last axis of length >= 4 (axis 0 of an 8x16 or 5x13->8x16 block) fails in tritium's llir "
-    "stage: 'error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast' (note: "
-    "'\"builtin.unrealized_conversion_cast\"(%84) : (i64) -> index' is left over); the last axis, 1-D scans and "
-    "non-last axes of length 2 work")
-SCAN_AXIS0 = pytest.param(
-    0, id="0", marks=pytest.mark.xfail(
-        reason=SCAN_NON_LAST_AXIS_REASON, strict=True))
 
 
 def _ids(dtypes):
@@ -118,7 +109,7 @@ def cum_kernel(x_ptr, out_ptr, M, N, OP: tl.constexpr, AXIS: tl.constexpr, REVER
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-@pytest.mark.parametrize("axis", [SCAN_AXIS0, 1])
+@pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("M,N", [(8, 16), (5, 13)])
 @pytest.mark.parametrize("dtype", ALL_DTYPES + [torch.bool], ids=_ids(ALL_DTYPES + [torch.bool]))
 def test_cumsum_2d(dtype, M, N, axis, reverse):
@@ -132,7 +123,7 @@ def test_cumsum_2d(dtype, M, N, axis, reverse):
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-@pytest.mark.parametrize("axis", [SCAN_AXIS0, 1])
+@pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("M,N", [(8, 16), (5, 13)])
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_ids(ALL_DTYPES))
 def test_cumprod_2d(dtype, M, N, axis, reverse):
@@ -160,8 +151,7 @@ def cumsum_3d_kernel(x_ptr, out_ptr, AXIS: tl.constexpr, A: tl.constexpr, B: tl.
     tl.store(out_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), axis=AXIS))
 
 
-@pytest.mark.parametrize("axis", [0, pytest.param(1, marks=pytest.mark.xfail(reason=SCAN_NON_LAST_AXIS_REASON,
-                                                                             strict=True)), 2])
+@pytest.mark.parametrize("axis", [0, 1, 2])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int32], ids=_ids([torch.float32, torch.int32]))
 def test_cumsum_3d_each_axis(dtype, axis):
     x = small_values((2, 4, 8), dtype)  # axis 0 has length 2, axis 1 length 4
@@ -209,7 +199,7 @@ def running_max_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: t
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-@pytest.mark.parametrize("axis", [SCAN_AXIS0, 1])
+@pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=_ids(ALL_DTYPES))
 def test_associative_scan_running_max(dtype, axis, reverse):
     if dtype.is_floating_point:
@@ -256,7 +246,7 @@ TUPLE_SCAN_DTYPES = [torch.float64, torch.float32, torch.float16, torch.bfloat16
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-@pytest.mark.parametrize("axis", [SCAN_AXIS0, 1])
+@pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("dtype", TUPLE_SCAN_DTYPES, ids=_ids(TUPLE_SCAN_DTYPES))
 def test_associative_scan_tuple_linear_recurrence(dtype, axis, reverse):
     a = product_values((8, 16), dtype)

@@ -78,9 +78,11 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
       return success();
     }
     for (auto [i, arg] : llvm::enumerate(adaptor.getArgs())) {
+      // The prefix arrives formatted as " name: "; several operands are told apart as on
+      // GPUs: " name: (operand 1) value".
       std::string text = op.getPrefix().str();
       if (count > 1)
-        text += " (operand " + std::to_string(i) + ")";
+        text += "(operand " + std::to_string(i) + ") ";
       Value prefix = globalString(rewriter, loc, op, text);
       bool signedValue = i < isSigned.size() ? isSigned[i] != 0 : true;
       auto printOne = [&](OpBuilder &b, Location loc, Value value, ValueRange indices) {

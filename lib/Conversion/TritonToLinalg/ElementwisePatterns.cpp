@@ -22,23 +22,52 @@ Type withElementType(Type like, Type element) {
   return element;
 }
 
+Value splatOf(OpBuilder &b, Location loc, Type like, TypedAttr value) {
+  if (auto shaped = dyn_cast<ShapedType>(like))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(shaped, value));
+  return arith::ConstantOp::create(b, loc, value);
+}
+
+/// Rounds `x` to `type` toward zero: round to nearest, then where that rounded away from zero
+/// (the result's magnitude exceeds x's) step one ULP back toward zero. Stepping the bit pattern
+/// down by one does that for both signs, and turns an overflow to inf into the largest finite
+/// value; NaN compares false and is kept.
+Value truncateTowardZero(OpBuilder &b, Location loc, Value x, Type type) {
+  Value nearest = arith::TruncFOp::create(b, loc, type, x);
+  Value back = arith::ExtFOp::create(b, loc, x.getType(), nearest);
+  Value awayFromZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                             math::AbsFOp::create(b, loc, back),
+                                             math::AbsFOp::create(b, loc, x));
+  unsigned width = cast<FloatType>(getElementTypeOrSelf(type)).getWidth();
+  Type bitsType = withElementType(type, b.getIntegerType(width));
+  Value bits = arith::BitcastOp::create(b, loc, bitsType, nearest);
+  Value one = splatOf(b, loc, bitsType, b.getIntegerAttr(b.getIntegerType(width), 1));
+  Value stepped = arith::BitcastOp::create(b, loc, type, arith::SubIOp::create(b, loc, bits, one));
+  return arith::SelectOp::create(b, loc, awayFromZero, stepped, nearest);
+}
+
 struct FpToFpConversion : OpConversionPattern<tt::FpToFpOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     auto srcType = cast<FloatType>(getElementTypeOrSelf(op.getSrc().getType()));
     auto dstType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
     Type resultType = getTypeConverter()->convertType(op.getType());
+    Value src = adaptor.getSrc();
     if (dstType.getWidth() > srcType.getWidth()) {
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, resultType, adaptor.getSrc());
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, resultType, src);
       return success();
     }
-    arith::RoundingMode mode = arith::RoundingMode::to_nearest_even;
-    if (op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ)
-      mode = arith::RoundingMode::toward_zero;
-    auto trunc = arith::TruncFOp::create(rewriter, op.getLoc(), resultType, adaptor.getSrc());
-    trunc.setRoundingmode(mode);
-    rewriter.replaceOp(op, trunc);
+    // fp16 <-> bf16: exact through f32, then one rounding.
+    if (dstType.getWidth() == srcType.getWidth())
+      src = arith::ExtFOp::create(rewriter, loc, withElementType(src.getType(), rewriter.getF32Type()),
+                                  src);
+    if (op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ) {
+      rewriter.replaceOp(op, truncateTowardZero(rewriter, loc, src, resultType));
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, resultType, src);
     return success();
   }
 };

@@ -1,8 +1,17 @@
 // RUN: tritium-opt %s -split-input-file --convert-triton-to-linalg | FileCheck %s
 
+// Round toward zero: round to nearest, then step back one ULP where that rounded away from
+// zero (the default rounding of arith.truncf is to nearest even).
 // CHECK-LABEL: func.func @fp_to_fp
-// CHECK: arith.truncf %{{.+}} to_nearest_even : tensor<4xf32> to tensor<4xf16>
-// CHECK: arith.truncf %{{.+}} toward_zero : tensor<4xf32> to tensor<4xbf16>
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4xf32>
+// CHECK: arith.truncf %[[X]] : tensor<4xf32> to tensor<4xf16>
+// CHECK: %[[NEAR:.+]] = arith.truncf %[[X]] : tensor<4xf32> to tensor<4xbf16>
+// CHECK: %[[BACK:.+]] = arith.extf %[[NEAR]] : tensor<4xbf16> to tensor<4xf32>
+// CHECK: %[[AWAY:.+]] = arith.cmpf ogt, %{{.+}}, %{{.+}} : tensor<4xf32>
+// CHECK: %[[BITS:.+]] = arith.bitcast %[[NEAR]] : tensor<4xbf16> to tensor<4xi16>
+// CHECK: %[[STEP:.+]] = arith.subi %[[BITS]], %{{.+}} : tensor<4xi16>
+// CHECK: %[[STEPPED:.+]] = arith.bitcast %[[STEP]] : tensor<4xi16> to tensor<4xbf16>
+// CHECK: arith.select %[[AWAY]], %[[STEPPED]], %[[NEAR]] : tensor<4xi1>, tensor<4xbf16>
 // CHECK: arith.extf %{{.+}} : tensor<4xf16> to tensor<4xf32>
 tt.func @fp_to_fp(%arg0: tensor<4xf32>, %arg1: tensor<4xf16>) -> (tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>) {
   %0 = tt.fp_to_fp %arg0, rounding = rtne : tensor<4xf32> -> tensor<4xf16>

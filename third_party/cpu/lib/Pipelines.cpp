@@ -38,10 +38,13 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createWidenBoolMemRefs());
   pm.addPass(createExpandMathToPolynomials());
+  pm.addPass(createGuardIntegerDivision());
+  pm.addPass(createExpandBFloat16Conversions());
   pm.addPass(createCanonicalizerPass());
+  // Strided views expand into affine.apply, which lower-affine must then see.
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

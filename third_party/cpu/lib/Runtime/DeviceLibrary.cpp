@@ -30,7 +30,8 @@ void printPrefix(const char *prefix, int32_t px, int32_t py, int32_t pz, int32_t
       std::fprintf(stdout, d ? ", %" PRId64 : "%" PRId64, index[d]);
     std::fprintf(stdout, ")");
   }
-  std::fprintf(stdout, " %s", prefix);
+  // Triton's frontend formats the prefix as " name: ", separator included.
+  std::fprintf(stdout, "%s", prefix);
 }
 
 extern "C" void tritiumPrintInt(const char *prefix, int32_t px, int32_t py, int32_t pz,
@@ -42,11 +43,11 @@ extern "C" void tritiumPrintInt(const char *prefix, int32_t px, int32_t py, int3
     if (flags & 2) {
       int digits = (bitWidth + 3) / 4;
       uint64_t bits = bitWidth >= 64 ? uint64_t(value) : uint64_t(value) & ((1ull << bitWidth) - 1);
-      std::fprintf(stdout, ": 0x%0*" PRIx64, digits, bits);
+      std::fprintf(stdout, "0x%0*" PRIx64, digits, bits);
     } else if (flags & 1) {
-      std::fprintf(stdout, ": %" PRId64, value);
+      std::fprintf(stdout, "%" PRId64, value);
     } else {
-      std::fprintf(stdout, ": %" PRIu64, uint64_t(value));
+      std::fprintf(stdout, "%" PRIu64, uint64_t(value));
     }
   }
   std::fprintf(stdout, "\n");
@@ -58,7 +59,7 @@ extern "C" void tritiumPrintFloat(const char *prefix, int32_t px, int32_t py, in
                                   double value) {
   std::lock_guard<std::mutex> lock(outputMutex);
   printPrefix(prefix, px, py, pz, rank, i0, i1, i2);
-  std::fprintf(stdout, ": %f\n", value);
+  std::fprintf(stdout, "%f\n", value);
   std::fflush(stdout);
 }
 

@@ -73,4 +73,26 @@ def WidenBoolMemRefs : Pass<"tritium-cpu-widen-bool-memrefs", "mlir::ModuleOp"> 
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
 }
 
+def GuardIntegerDivision : Pass<"tritium-cpu-guard-integer-division"> {
+  let summary = "Make integer division total: x86 traps where GPUs return garbage";
+  let description = [{
+    Masked-off lanes of a tile are still computed, and a zero (or INT_MIN / -1) there would
+    kill the process with SIGFPE. Divisors of zero become 1, and INT_MIN / -1 divides by 1
+    (the wrapped result, INT_MIN, and remainder 0):
+    `%q = arith.divsi %x, %y : i32` becomes
+    `%safe = arith.select %isZeroOrOverflow, %c1, %y` then `arith.divsi %x, %safe`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def ExpandBFloat16Conversions : Pass<"tritium-cpu-expand-bf16-conversions"> {
+  let summary = "Convert to and from bf16 with integer arithmetic";
+  let description = [{
+    On CPUs with AVX512-BF16, LLVM converts f32 to bf16 with an instruction that flushes
+    subnormal inputs to zero. `arith.truncf %x : f32 to bf16` becomes round-to-nearest-even on
+    the bits (`arith.extf` from bf16 becomes a shift), which is exact for every input.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif // TRITIUM_TARGET_CPU_PASSES
