@@ -8,12 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 #include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
@@ -156,6 +158,77 @@ struct MemDescTransConversion : OpConversionPattern<ttg::MemDescTransOp> {
   }
 };
 
+/// A reshaped view of a contiguous row-major tile: same memory, new sizes and strides.
+struct MemDescReshapeConversion : OpConversionPattern<ttg::MemDescReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MemDescReshapeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc, adaptor.getSrc());
+    SmallVector<OpFoldResult> sizes, strides(type.getRank());
+    int64_t stride = 1;
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      strides[d] = rewriter.getIndexAttr(stride);
+      stride *= type.getDimSize(d);
+    }
+    for (int64_t size : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    Value view = memref::ReinterpretCastOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType(),
+                                       StridedLayoutAttr::get(getContext(), ShapedType::kDynamic,
+                                                              SmallVector<int64_t>(type.getRank(),
+                                                                                   ShapedType::kDynamic))),
+        metadata.getBaseBuffer(), OpFoldResult(metadata.getOffset()), sizes, strides);
+    rewriter.replaceOpWithNewOp<memref::CastOp>(op, type, view);
+    return success();
+  }
+};
+
+/// Indices of `indices` with the axis coordinate replaced by the index value there.
+SmallVector<Value> gatherCoordinates(OpBuilder &b, Location loc, Value indexTensor,
+                                     ValueRange position, unsigned axis) {
+  SmallVector<Value> coordinates(position);
+  Value index = tensor::ExtractOp::create(b, loc, indexTensor, position);
+  coordinates[axis] = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  return coordinates;
+}
+
+/// result[i] = tile[i with i[axis] = indices[i]], read when the op runs.
+struct LocalGatherConversion : OpConversionPattern<ttg::LocalGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::LocalGatherOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value result = allocateTile(rewriter, loc, type);
+    forEachIndex(rewriter, loc, type.getShape(), [&](OpBuilder &b, Location loc, ValueRange i) {
+      SmallVector<Value> at = gatherCoordinates(b, loc, adaptor.getIndices(), i, op.getAxis());
+      Value value = memref::LoadOp::create(b, loc, adaptor.getSrc(), at);
+      memref::StoreOp::create(b, loc, value, result, i);
+    });
+    rewriter.replaceOp(op, tileBufferAsTensor(rewriter, loc, result, type));
+    return success();
+  }
+};
+
+/// tile[i with i[axis] = indices[i]] = values[i].
+struct LocalScatterConversion : OpConversionPattern<ttg::LocalScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::LocalScatterOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(adaptor.getValues().getType());
+    forEachIndex(rewriter, loc, type.getShape(), [&](OpBuilder &b, Location loc, ValueRange i) {
+      SmallVector<Value> at = gatherCoordinates(b, loc, adaptor.getIndices(), i, op.getAxis());
+      Value value = tensor::ExtractOp::create(b, loc, adaptor.getValues(), i);
+      memref::StoreOp::create(b, loc, value, adaptor.getDst(), at);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Completed synchronously: the data is in the tile when the op returns.
 struct AsyncTokenOpConversion : ConversionPattern {
   AsyncTokenOpConversion(TypeConverter &converter, MLIRContext *context)
@@ -184,7 +257,8 @@ struct BarrierConversion : OpConversionPattern<ttg::BarrierOp> {
 void populateTritonGPUPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ConvertLayoutConversion, LocalAllocConversion, LocalDeallocConversion,
                LocalLoadConversion, LocalStoreConversion, MemDescIndexConversion,
-               MemDescSubsliceConversion, MemDescTransConversion, BarrierConversion>(
+               MemDescSubsliceConversion, MemDescTransConversion, MemDescReshapeConversion,
+               LocalGatherConversion, LocalScatterConversion, BarrierConversion>(
       converter, patterns.getContext());
   patterns.add<AsyncTokenOpConversion>(converter, patterns.getContext());
 }

@@ -71,3 +71,24 @@ tt.func @async_copy(%p: tensor<64x!tt.ptr<f32>, #blocked>, %m: tensor<64xi1, #bl
   ttg.barrier local
   tt.return
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+// A reshaped tile is the same memory with new sizes; gathers and scatters index the tile.
+// CHECK-LABEL: func.func @reshape_gather_scatter
+// CHECK: memref.extract_strided_metadata
+// CHECK: memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [8, 64], strides: [64, 1]
+// CHECK: scf.for
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<16x32xf32, strided<[?, ?], offset: ?>>
+// CHECK: scf.for
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<16x32xf32, strided<[?, ?], offset: ?>>
+tt.func @reshape_gather_scatter(%idx: tensor<16x32xi32, #blocked>, %v: tensor<16x32xf32, #blocked>) -> tensor<16x32xf32, #blocked> {
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<16x32xf32, #shared, #smem, mutable>
+  %1 = ttg.memdesc_reshape %0 : !ttg.memdesc<16x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x64xf32, #shared, #smem, mutable>
+  %2 = ttg.local_gather %0[%idx] {axis = 1 : i32} : !ttg.memdesc<16x32xf32, #shared, #smem, mutable>, tensor<16x32xi32, #blocked> -> tensor<16x32xf32, #blocked>
+  ttg.local_scatter %0[%idx], %v {axis = 1 : i32} : !ttg.memdesc<16x32xf32, #shared, #smem, mutable>, tensor<16x32xi32, #blocked>, tensor<16x32xf32, #blocked>
+  tt.return %2 : tensor<16x32xf32, #blocked>
+}

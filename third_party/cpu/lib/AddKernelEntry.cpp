@@ -13,13 +13,21 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
+/// Kernels take pointers and scalars; a public function taking tensors is a helper (only
+/// reachable from tests of the conversion), not something a launcher can call.
+bool takesOnlyScalars(func::FuncOp func) {
+  return llvm::all_of(func.getArgumentTypes(), [](Type type) {
+    return isa<LLVM::LLVMPointerType, IntegerType, FloatType, IndexType>(type);
+  });
+}
+
 struct AddKernelEntryPass : impl::AddKernelEntryBase<AddKernelEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal() &&
-          func.getNumArguments() >= kNumProgramInfoArgs)
+          func.getNumArguments() >= kNumProgramInfoArgs && takesOnlyScalars(func))
         kernels.push_back(func);
     for (func::FuncOp kernel : kernels)
       addEntry(kernel);
