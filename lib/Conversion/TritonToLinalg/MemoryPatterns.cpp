@@ -56,6 +56,27 @@ void storeElement(OpBuilder &b, Location loc, Value ptr, Value value, Value mask
   });
 }
 
+/// Loads every element of the (original) pointer tile `ptrs`, masked, into `buffer`.
+void loadTileInto(ConversionPatternRewriter &rewriter, Location loc,
+                  const TypeConverter &converter, Value ptrs, Value mask, Value other,
+                  bool isVolatile, Value buffer) {
+  auto ptrType = cast<RankedTensorType>(ptrs.getType());
+  Type pointee = cast<tt::PointerType>(ptrType.getElementType()).getPointeeType();
+  TileElementMaterializer elements(rewriter, converter);
+  forEachIndex(rewriter, loc, ptrType.getShape(),
+               [&](OpBuilder &b, Location loc, ValueRange indices) {
+                 Value ptr = elements.elementAt(b, loc, ptrs, indices);
+                 Value maskElement, otherElement;
+                 if (mask)
+                   maskElement = elements.elementAt(b, loc, mask, indices);
+                 if (other)
+                   otherElement = elements.elementAt(b, loc, other, indices);
+                 Value value =
+                     loadElement(b, loc, ptr, maskElement, otherElement, pointee, isVolatile);
+                 memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer, indices);
+               });
+}
+
 struct LoadConversion : OpConversionPattern<tt::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
@@ -74,19 +95,8 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
 
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(tileType));
     Value buffer = allocateTile(rewriter, loc, resultType);
-    TileElementMaterializer elements(rewriter, *getTypeConverter());
-    forEachIndex(rewriter, loc, tileType.getShape(),
-                 [&](OpBuilder &b, Location loc, ValueRange indices) {
-                   Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
-                   Value mask, other;
-                   if (op.getMask())
-                     mask = elements.elementAt(b, loc, op.getMask(), indices);
-                   if (op.getOther())
-                     other = elements.elementAt(b, loc, op.getOther(), indices);
-                   Value value = loadElement(b, loc, ptr, mask, other, pointee, isVolatile);
-                   memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer,
-                                           indices);
-                 });
+    loadTileInto(rewriter, loc, *getTypeConverter(), op.getPtr(), op.getMask(), op.getOther(),
+                 isVolatile, buffer);
     rewriter.replaceOp(op, tileBufferAsTensor(rewriter, loc, buffer, resultType));
     return success();
   }
@@ -128,23 +138,8 @@ struct AsyncCopyConversion : OpConversionPattern<ttg::AsyncCopyGlobalToLocalOp> 
   LogicalResult matchAndRewrite(ttg::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto ptrType = cast<RankedTensorType>(op.getSrc().getType());
-    Type pointee = cast<tt::PointerType>(ptrType.getElementType()).getPointeeType();
-    Value buffer = adaptor.getResult();
-    bool isVolatile = op.getIsVolatile();
-    TileElementMaterializer elements(rewriter, *getTypeConverter());
-    forEachIndex(rewriter, loc, ptrType.getShape(),
-                 [&](OpBuilder &b, Location loc, ValueRange indices) {
-                   Value ptr = elements.elementAt(b, loc, op.getSrc(), indices);
-                   Value mask, other;
-                   if (op.getMask())
-                     mask = elements.elementAt(b, loc, op.getMask(), indices);
-                   if (op.getOther())
-                     other = elements.elementAt(b, loc, op.getOther(), indices);
-                   Value value = loadElement(b, loc, ptr, mask, other, pointee, isVolatile);
-                   memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer,
-                                           indices);
-                 });
+    loadTileInto(rewriter, loc, *getTypeConverter(), op.getSrc(), op.getMask(), op.getOther(),
+                 op.getIsVolatile(), adaptor.getResult());
     rewriter.replaceOp(op, arith::ConstantIntOp::create(rewriter, loc, 0, 32).getResult());
     return success();
   }
