@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExternalFunctions.h"
 #include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/DeviceRuntimeFunctions.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
@@ -20,19 +21,6 @@ using namespace mlir;
 
 namespace tritium {
 namespace {
-
-/// The declaration of runtime function `name`, created at the top of the module if missing.
-func::FuncOp runtimeFunction(OpBuilder &b, Operation *anchor, StringRef name,
-                             TypeRange inputs) {
-  auto module = anchor->getParentOfType<ModuleOp>();
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto func = func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(inputs, {}));
-  func.setPrivate();
-  return func;
-}
 
 /// A pointer to a NUL-terminated copy of `text` in the module.
 Value globalString(OpBuilder &b, Location loc, Operation *anchor, StringRef text) {
@@ -66,8 +54,8 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
     unsigned count = adaptor.getArgs().size();
     if (count == 0) {
       Value prefix = globalString(rewriter, loc, op, op.getPrefix());
-      auto fn = runtimeFunction(rewriter, op, device_runtime::kPrintInt,
-                                {ptr, i32, i32, i32, i32, i64, i64, i64, i64, i32, i32});
+      auto fn = declareExternalFunction(rewriter, op, device_runtime::kPrintInt,
+                                       rewriter.getFunctionType({ptr, i32, i32, i32, i32, i64, i64, i64, i64, i32, i32}, {}));
       Value zero32 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
       Value zero64 = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
       Value none = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
@@ -96,8 +84,8 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
         if (isa<FloatType>(type)) {
           if (type != b.getF64Type())
             value = arith::ExtFOp::create(b, loc, b.getF64Type(), value);
-          auto fn = runtimeFunction(b, op, device_runtime::kPrintFloat,
-                                    {ptr, i32, i32, i32, i32, i64, i64, i64, b.getF64Type()});
+          auto fn = declareExternalFunction(b, op, device_runtime::kPrintFloat,
+                                       b.getFunctionType({ptr, i32, i32, i32, i32, i64, i64, i64, b.getF64Type()}, {}));
           func::CallOp::create(b, loc, fn,
                                ValueRange{prefix, pids[0], pids[1], pids[2], rank, index[0],
                                           index[1], index[2], value});
@@ -116,8 +104,8 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
             value = (flags & 1) ? arith::ExtSIOp::create(b, loc, i64, value).getResult()
                                 : arith::ExtUIOp::create(b, loc, i64, value).getResult();
         }
-        auto fn = runtimeFunction(b, op, device_runtime::kPrintInt,
-                                  {ptr, i32, i32, i32, i32, i64, i64, i64, i64, i32, i32});
+        auto fn = declareExternalFunction(b, op, device_runtime::kPrintInt,
+                                       b.getFunctionType({ptr, i32, i32, i32, i32, i64, i64, i64, i64, i32, i32}, {}));
         func::CallOp::create(
             b, loc, fn,
             ValueRange{prefix, pids[0], pids[1], pids[2], rank, index[0], index[1], index[2],
@@ -165,8 +153,8 @@ struct AssertConversion : OpConversionPattern<tt::AssertOp> {
     Value message = globalString(rewriter, loc, op, op.getMessage());
     Value fileName = globalString(rewriter, loc, op, file);
     Value functionName = globalString(rewriter, loc, op, function);
-    auto fn = runtimeFunction(rewriter, op, device_runtime::kAssertFail,
-                              {ptr, ptr, i32, ptr, i32, i32, i32});
+    auto fn = declareExternalFunction(rewriter, op, device_runtime::kAssertFail,
+                                       rewriter.getFunctionType({ptr, ptr, i32, ptr, i32, i32, i32}, {}));
     Value lineValue = arith::ConstantIntOp::create(rewriter, loc, line, 32);
     auto failIfFalse = [&](OpBuilder &b, Location loc, Value condition) {
       Value failed = arith::XOrIOp::create(b, loc, condition,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExternalFunctions.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
@@ -70,20 +71,6 @@ const llvm::StringMap<StringRef> &mathOps() {
     return t;
   }();
   return table;
-}
-
-/// The external function `name` taking and returning scalars, declared at module level.
-func::FuncOp externalFunction(OpBuilder &b, Operation *anchor, StringRef name, TypeRange inputs,
-                              Type result) {
-  auto module = anchor->getParentOfType<ModuleOp>();
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto func =
-      func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType(inputs, {result}));
-  func.setPrivate();
-  return func;
 }
 
 Value splatLike(OpBuilder &b, Location loc, Type like, TypedAttr scalar) {
@@ -168,7 +155,8 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
     for (Value v : adaptor.getSrcs())
       scalarInputs.push_back(getElementTypeOrSelf(v.getType()));
     Type scalarResult = getElementTypeOrSelf(resultType);
-    func::FuncOp callee = externalFunction(rewriter, op, symbol, scalarInputs, scalarResult);
+    func::FuncOp callee = declareExternalFunction(
+        rewriter, op, symbol, rewriter.getFunctionType(scalarInputs, {scalarResult}));
     auto tensorType = dyn_cast<RankedTensorType>(resultType);
     if (!tensorType) {
       rewriter.replaceOpWithNewOp<func::CallOp>(op, callee, adaptor.getSrcs());
