@@ -63,7 +63,16 @@ struct FpToFpConversion : OpConversionPattern<tt::FpToFpOp> {
     if (dstType.getWidth() == srcType.getWidth())
       src = arith::ExtFOp::create(rewriter, loc, withElementType(src.getType(), rewriter.getF32Type()),
                                   src);
-    if (op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ) {
+    bool towardZero = op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ;
+    // fp8 has no LLVM type: the target expands this conversion, rounding mode included.
+    if (dstType.getWidth() == 8) {
+      auto trunc = rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, resultType, src);
+      if (towardZero)
+        trunc.setRoundingmodeAttr(
+            arith::RoundingModeAttr::get(getContext(), arith::RoundingMode::toward_zero));
+      return success();
+    }
+    if (towardZero) {
       rewriter.replaceOp(op, truncateTowardZero(rewriter, loc, src, resultType));
       return success();
     }

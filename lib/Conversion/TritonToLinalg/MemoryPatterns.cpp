@@ -14,6 +14,7 @@
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 #include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,13 +30,18 @@ Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other
                   bool isVolatile) {
   Type type = llvmPointeeType(pointee);
   unsigned alignment = pointeeByteSize(pointee);
+  // fp8 is loaded as an integer of its width and reinterpreted.
+  bool reinterpret = isa<FloatType>(pointee) && type != pointee;
   auto load = [&](OpBuilder &b, Location loc) -> Value {
-    return LLVM::LoadOp::create(b, loc, type, ptr, alignment, isVolatile);
+    Value value = LLVM::LoadOp::create(b, loc, type, ptr, alignment, isVolatile);
+    if (reinterpret)
+      value = arith::BitcastOp::create(b, loc, pointee, value);
+    return value;
   };
   if (!mask)
     return load(b, loc);
   if (!other)
-    other = zeroOf(b, loc, type);
+    other = zeroOf(b, loc, reinterpret ? pointee : type);
   auto ifOp = scf::IfOp::create(
       b, loc, mask,
       [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, load(b, loc)); },
@@ -46,6 +52,8 @@ Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other
 void storeElement(OpBuilder &b, Location loc, Value ptr, Value value, Value mask,
                   Type pointee) {
   unsigned alignment = pointeeByteSize(pointee);
+  if (Type type = llvmPointeeType(pointee); isa<FloatType>(pointee) && type != pointee)
+    value = arith::BitcastOp::create(b, loc, type, value);
   if (!mask) {
     LLVM::StoreOp::create(b, loc, value, ptr, alignment);
     return;

@@ -26,6 +26,9 @@ int64_t pointeeByteSize(Type pointee) {
 Type llvmPointeeType(Type pointee) {
   if (isa<tt::PointerType>(pointee))
     return LLVM::LLVMPointerType::get(pointee.getContext());
+  // Floats LLVM has no type for (the fp8 formats) travel through memory as integers.
+  if (auto floatType = dyn_cast<FloatType>(pointee); floatType && !LLVM::isCompatibleType(floatType))
+    return IntegerType::get(pointee.getContext(), floatType.getWidth());
   return pointee;
 }
 

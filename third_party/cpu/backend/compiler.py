@@ -46,7 +46,7 @@ class CPUOptions:
     sanitize_overflow: bool = False
     arch: Optional[str] = None
     # Read by the frontend.
-    supported_fp8_dtypes: Tuple[str, ...] = ("fp8e5", "fp8e4nv", "fp8e4b15")
+    supported_fp8_dtypes: Tuple[str, ...] = ("fp8e5", "fp8e4nv", "fp8e4b15", "fp8e4b8", "fp8e5b16")
     deprecated_fp8_dot_operand_dtypes: Tuple[str, ...] = ()
     # tf32 and friends are tensor-core formats: accepted, and computed as IEEE fp32 on the CPU.
     allowed_dot_input_precisions: Tuple[str, ...] = ("tf32", "tf32x3", "ieee", "bf16x3", "bf16x6")
@@ -90,6 +90,41 @@ def _raise_compilation_error(kernel, stage, failure):
     raise TritiumCompilationError(kernel, stage, str(failure)) from None
 
 
+def _convert_custom_float8(arg, dst_ty, fp_downcast_rounding=None, _semantic=None):
+    """Triton keeps fp8e4b15 as i8 in its IR and asks the target to convert it; tritium
+    gives it the meaning Triton's NVIDIA conversion does. The byte is an fp16 whose low 7 bits
+    were dropped (bias 15, every byte finite, 0x7F is 1.875). Towards it, values become fp16
+    (toward zero from fp32/fp64), saturate at 1.75 (NaN and infinity too) and round ties away
+    from zero (toward zero when `fp_downcast_rounding` says rtz)."""
+    from triton.language import core as tl
+    s = _semantic
+
+    def const(value):
+        return s.to_tensor(value)
+
+    if arg.type.scalar.is_fp8e4b15():
+        bits = s.cast(s.bitcast(arg, tl.uint8), tl.int32)
+        sign = s.shl(s.and_(bits, const(0x80)), const(8))
+        magnitude = s.shl(s.and_(bits, const(0x7F)), const(7))
+        half = s.bitcast(s.cast(s.or_(sign, magnitude), tl.int16), tl.float16)
+        return s.cast(half, dst_ty.scalar)
+
+    src = arg.type.scalar
+    if not src.is_floating():
+        arg = s.cast(arg, tl.float32)
+    if arg.type.scalar.primitive_bitwidth > 16:
+        half = s.cast(arg, tl.float16, fp_downcast_rounding="rtz")
+    else:
+        half = s.cast(arg, tl.float16)
+    bits = s.cast(s.bitcast(half, tl.uint16), tl.int32)
+    sign = s.and_(s.lshr(bits, const(8)), const(0x80))
+    magnitude = s.minimum(s.and_(bits, const(0x7FFF)), const(0x3F00), tl.PropagateNan.NONE)
+    if fp_downcast_rounding != ir.ROUNDING_MODE.RTZ:
+        magnitude = s.add(magnitude, const(0x40), True)
+    byte = s.or_(sign, s.lshr(magnitude, const(7)))
+    return s.bitcast(s.cast(byte, tl.uint8), tl.float8e4b15)
+
+
 class CPUBackend(BaseBackend):
     binary_ext = "obj"
 
@@ -112,7 +147,10 @@ class CPUBackend(BaseBackend):
         return (metadata.name, )
 
     def get_codegen_implementation(self, options):
-        return {"min_dot_size": lambda lhs_type, rhs_type: (1, 1, 1)}
+        return {
+            "min_dot_size": lambda lhs_type, rhs_type: (1, 1, 1),
+            "convert_custom_types": _convert_custom_float8,
+        }
 
     def get_module_map(self) -> Dict[str, Any]:
         from tritium.language import libdevice

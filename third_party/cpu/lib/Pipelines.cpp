@@ -18,6 +18,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   // Early returns leave functions with several blocks; bufferization needs one return.
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createAddKernelEntry());
+  // Before any canonicalization, which would fold fp8 conversions of constants differently.
+  pm.addPass(createExpandFloat8Conversions());
   // Tensor compute: elementwise ops join their consumers before anything is materialized.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());

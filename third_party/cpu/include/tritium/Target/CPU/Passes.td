@@ -95,4 +95,24 @@ def ExpandBFloat16Conversions : Pass<"tritium-cpu-expand-bf16-conversions"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def ExpandFloat8Conversions : Pass<"tritium-cpu-expand-fp8-conversions"> {
+  let summary = "Convert to and from the 8-bit float formats with integer arithmetic";
+  let description = [{
+    LLVM has no 8-bit float types: values of `f8E4M3FN`, `f8E5M2`, `f8E4M3FNUZ`,
+    `f8E5M2FNUZ` and `f8E4M3B11FNUZ` live as i8.
+    Conversions become bit arithmetic with the semantics of Triton's GPU conversions:
+    round to nearest even (or toward zero when `arith.truncf` says so), values beyond the
+    largest finite number saturate to it, NaN stays NaN where the format has one.
+
+    ```mlir
+    %y = arith.truncf %x : f32 to f8E4M3FN
+    ```
+    becomes integer ops on `arith.bitcast %x : f32 to i32` ending in
+    `arith.bitcast %b : i8 to f8E4M3FN`. Integer-to-fp8 goes through f64, fp8-to-integer
+    through f32. The pass runs before any canonicalization could fold an fp8 conversion of a
+    constant with different rounding.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
 #endif // TRITIUM_TARGET_CPU_PASSES

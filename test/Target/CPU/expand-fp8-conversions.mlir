@@ -1,0 +1,65 @@
+// RUN: tritium-opt %s --tritium-cpu-expand-fp8-conversions | FileCheck %s
+
+// Rounding to nearest even adds 2^(shift-1) - 1 plus the lowest kept bit; the field
+// saturates at 0x7E (448) and NaN becomes 0x7F with the sign.
+// CHECK-LABEL: func.func @f32_to_e4m3fn
+// CHECK-DAG: %[[HALF:.+]] = arith.constant 524287 : i32
+// CHECK-DAG: %[[MAX:.+]] = arith.constant 126 : i32
+// CHECK-DAG: %[[NAN:.+]] = arith.constant 127 : i32
+// CHECK: %[[BITS:.+]] = arith.bitcast %{{.+}} : f32 to i32
+// CHECK: arith.addi %[[HALF]]
+// CHECK: math.roundeven
+// CHECK: arith.minui %{{.+}}, %[[MAX]] : i32
+// CHECK: arith.cmpf uno
+// CHECK: arith.ori %[[NAN]]
+// CHECK: arith.trunci %{{.+}} : i32 to i8
+// CHECK: arith.bitcast %{{.+}} : i8 to f8E4M3FN
+// CHECK-NOT: arith.truncf
+func.func @f32_to_e4m3fn(%x: f32) -> f8E4M3FN {
+  %y = arith.truncf %x : f32 to f8E4M3FN
+  return %y : f8E4M3FN
+}
+
+// Toward zero drops the bits (no rounding increment) and truncates subnormals.
+// CHECK-LABEL: func.func @f16_tensor_to_e5m2_toward_zero
+// CHECK: arith.extf %{{.+}} : tensor<4xf16> to tensor<4xf32>
+// CHECK-NOT: math.roundeven
+// CHECK: math.trunc %{{.+}} : tensor<4xf32>
+// CHECK: arith.bitcast %{{.+}} : tensor<4xi8> to tensor<4xf8E5M2>
+func.func @f16_tensor_to_e5m2_toward_zero(%x: tensor<4xf16>) -> tensor<4xf8E5M2> {
+  %y = arith.truncf %x toward_zero : tensor<4xf16> to tensor<4xf8E5M2>
+  return %y : tensor<4xf8E5M2>
+}
+
+// Decoding rebiases the exponent (127 - 8 = 119, shifted by the 3 mantissa bits: 952) and
+// maps the byte 0x80 to NaN.
+// CHECK-LABEL: func.func @e4m3fnuz_to_bf16
+// CHECK-DAG: %[[REBIAS:.+]] = arith.constant 952 : i32
+// CHECK-DAG: %[[NANBYTE:.+]] = arith.constant 128 : i32
+// CHECK: arith.bitcast %{{.+}} : f8E4M3FNUZ to i8
+// CHECK: arith.addi %{{.+}}, %[[REBIAS]] : i32
+// CHECK: arith.cmpi eq, %{{.+}}, %[[NANBYTE]] : i32
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+func.func @e4m3fnuz_to_bf16(%x: f8E4M3FNUZ) -> bf16 {
+  %y = arith.extf %x : f8E4M3FNUZ to bf16
+  return %y : bf16
+}
+
+// Integers reach fp8 through f64; fp8 reaches integers through f32.
+// CHECK-LABEL: func.func @integers
+// CHECK: arith.sitofp %{{.+}} : i32 to f64
+// CHECK: arith.bitcast %{{.+}} : f64 to i64
+// CHECK: arith.fptosi %{{.+}} : f32 to i32
+func.func @integers(%i: i32, %x: f8E5M2FNUZ) -> (f8E5M2, i32) {
+  %y = arith.sitofp %i : i32 to f8E5M2
+  %j = arith.fptosi %x : f8E5M2FNUZ to i32
+  return %y, %j : f8E5M2, i32
+}
+
+// Comparisons compare the decoded values.
+// CHECK-LABEL: func.func @compare
+// CHECK: arith.cmpf olt, %{{.+}}, %{{.+}} : f32
+func.func @compare(%a: f8E5M2, %b: f8E5M2) -> i1 {
+  %c = arith.cmpf olt, %a, %b : f8E5M2
+  return %c : i1
+}
