@@ -25,6 +25,7 @@ DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f
 # Kernels that cannot run with arbitrary inputs, with the reason.
 NOT_RUNNABLE = {
     "atomics__atomic_cas_lock": "spins on a lock whose initial value must be 0",
+    "atomics__atomic_load_store_poll": "polls, without a timeout, until memory holds given values",
     "control_flow__while_loop": "loops until a value read from memory reaches a bound",
     "memory__address_table": "dereferences addresses read from its input",
     "debug_ops__expect_zero": "asserts that its input is zero (tested in test_debug_ops.py)",

@@ -1,18 +1,25 @@
-//===- AtomicPatterns.cpp - tt.atomic_rmw and tt.atomic_cas ---------------===//
+//===- AtomicPatterns.cpp - tt.atomic_rmw/cas/load/store/poll -------------===//
 //
 // Each element is one LLVM atomic instruction at its recomputed address, in a loop over the
 // tile; masked-off lanes do not touch memory and return zero. Memory semantics map to LLVM
 // orderings; every scope is the whole process on a CPU. Compare-and-swap of floats compares
-// their bits, as on GPUs.
+// their bits, as on GPUs. Atomic loads and stores move the bits as an integer of the
+// element's width. atomic_poll spins on an atomic load of each element until it equals the
+// expected value or the timeout (measured from the op's start by the device runtime's
+// monotonic clock) expires; it yields whether the value was seen.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExternalFunctions.h"
 #include "PointerUtils.h"
 #include "TileElementMaterializer.h"
 #include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
+#include "tritium/Conversion/TritonToLinalg/DeviceRuntimeFunctions.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -146,10 +153,119 @@ struct AtomicCASConversion : OpConversionPattern<tt::AtomicCASOp> {
   }
 };
 
+/// An atomic load of the element at `ptr`, through an integer of its width.
+Value atomicLoadElement(OpBuilder &b, Location loc, Value ptr, Type elementType,
+                        LLVM::AtomicOrdering ordering) {
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  Type bits = b.getIntegerType(width);
+  Value loaded = LLVM::LoadOp::create(b, loc, bits, ptr, /*alignment=*/std::max(width / 8, 1u),
+                                      /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                      /*isInvariant=*/false, /*isInvariantGroup=*/false, ordering);
+  if (bits != elementType)
+    loaded = arith::BitcastOp::create(b, loc, elementType, loaded);
+  return loaded;
+}
+
+struct AtomicLoadConversion : OpConversionPattern<tt::AtomicLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicLoadOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getType());
+    LLVM::AtomicOrdering ordering = orderingOf(op.getSem());
+    return emitAtomic(op, op.getMask(), rewriter, *getTypeConverter(),
+                      [&](OpBuilder &b, Location loc, Value ptr, ValueRange,
+                          TileElementMaterializer &) -> Value {
+                        return atomicLoadElement(b, loc, ptr, elementType, ordering);
+                      });
+  }
+};
+
+struct AtomicStoreConversion : OpConversionPattern<tt::AtomicStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicStoreOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getValue().getType());
+    unsigned width = elementType.getIntOrFloatBitWidth();
+    LLVM::AtomicOrdering ordering = orderingOf(op.getSem());
+    TileElementMaterializer elements(rewriter, *getTypeConverter());
+    auto storeAt = [&](OpBuilder &b, Location loc, ValueRange indices) {
+      Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
+      Value mask = op.getMask() ? elements.elementAt(b, loc, op.getMask(), indices) : Value();
+      auto store = [&](OpBuilder &b, Location loc) {
+        Value value = elements.elementAt(b, loc, op.getValue(), indices);
+        Type bits = b.getIntegerType(width);
+        if (bits != elementType)
+          value = arith::BitcastOp::create(b, loc, bits, value);
+        LLVM::StoreOp::create(b, loc, value, ptr, std::max(width / 8, 1u), /*isVolatile=*/false,
+                              /*isNonTemporal=*/false, /*isInvariantGroup=*/false, ordering);
+      };
+      if (!mask) {
+        store(b, loc);
+        return;
+      }
+      scf::IfOp::create(b, loc, mask, [&](OpBuilder &b, Location loc) {
+        store(b, loc);
+        scf::YieldOp::create(b, loc);
+      });
+    };
+    if (auto tileType = dyn_cast<RankedTensorType>(op.getValue().getType()))
+      forEachIndex(rewriter, op.getLoc(), tileType.getShape(), storeAt);
+    else
+      storeAt(rewriter, op.getLoc(), {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AtomicPollConversion : OpConversionPattern<tt::AtomicPollOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicPollOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type elementType = getElementTypeOrSelf(op.getExpected().getType());
+    LLVM::AtomicOrdering ordering = orderingOf(op.getSem());
+    Location loc = op.getLoc();
+    func::FuncOp clock;
+    Value start, timeout = adaptor.getTimeout();
+    if (timeout) {
+      clock = declareExternalFunction(rewriter, op, device_runtime::kNanoseconds,
+                                      rewriter.getFunctionType({}, {rewriter.getI64Type()}));
+      start = func::CallOp::create(rewriter, loc, clock, ValueRange{}).getResult(0);
+    }
+    return emitAtomic(
+        op, Value(), rewriter, *getTypeConverter(),
+        [&](OpBuilder &b, Location loc, Value ptr, ValueRange indices,
+            TileElementMaterializer &elements) -> Value {
+          Value expected = elements.elementAt(b, loc, op.getExpected(), indices);
+          auto loop = scf::WhileOp::create(
+              b, loc, TypeRange{b.getI1Type()}, ValueRange{},
+              [&](OpBuilder &b, Location loc, ValueRange) {
+                Value value = atomicLoadElement(b, loc, ptr, elementType, ordering);
+                Value seen =
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, value, expected);
+                Value keepGoing = arith::XOrIOp::create(
+                    b, loc, seen, arith::ConstantIntOp::create(b, loc, 1, 1));
+                if (timeout) {
+                  Value now = func::CallOp::create(b, loc, clock, ValueRange{}).getResult(0);
+                  Value elapsed = arith::SubIOp::create(b, loc, now, start);
+                  Value inTime =
+                      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, elapsed, timeout);
+                  keepGoing = arith::AndIOp::create(b, loc, keepGoing, inTime);
+                }
+                scf::ConditionOp::create(b, loc, keepGoing, ValueRange{seen});
+              },
+              [&](OpBuilder &b, Location loc, ValueRange) {
+                scf::YieldOp::create(b, loc, ValueRange{});
+              });
+          return loop.getResult(0);
+        });
+  }
+};
+
 } // namespace
 
 void populateAtomicPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AtomicRMWConversion, AtomicCASConversion>(converter, patterns.getContext());
+  patterns.add<AtomicRMWConversion, AtomicCASConversion, AtomicLoadConversion,
+               AtomicStoreConversion, AtomicPollConversion>(converter, patterns.getContext());
 }
 
 } // namespace tritium

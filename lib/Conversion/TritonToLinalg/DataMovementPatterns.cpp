@@ -1,9 +1,10 @@
-//===- DataMovementPatterns.cpp - cat, join, split, gather, histogram -----===//
+//===- DataMovementPatterns.cpp - cat/join/split/gather/histogram/map ------===//
 
 #include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -165,44 +166,144 @@ struct HistogramConversion : OpConversionPattern<tt::HistogramOp> {
   }
 };
 
-/// tl.map_elementwise: the region applied to each element (one element per call).
+/// Clones the scalar body of `op` at the rewriter's insertion point with `args` for its block
+/// arguments; returns the values it returns. A body with branches (if/else or early returns
+/// in the scalar function) keeps its blocks inside an scf.execute_region, entered by a branch
+/// that passes the arguments, its returns becoming scf.yield.
+SmallVector<Value> inlineScalarBody(ConversionPatternRewriter &rewriter, tt::MapElementwiseOp op,
+                                    ValueRange args) {
+  Region &body = op.getScalarOp();
+  if (body.hasOneBlock()) {
+    IRMapping mapping;
+    for (auto [arg, value] : llvm::zip(body.front().getArguments(), args))
+      mapping.map(arg, value);
+    for (Operation &inner : body.front().without_terminator())
+      rewriter.clone(inner, mapping);
+    SmallVector<Value> results;
+    for (Value v : body.front().getTerminator()->getOperands())
+      results.push_back(mapping.lookupOrDefault(v));
+    return results;
+  }
+  Location loc = op.getLoc();
+  SmallVector<Type> scalarTypes;
+  body.walk([&](tt::MapElementwiseReturnOp ret) {
+    scalarTypes.assign(ret.getOperandTypes().begin(), ret.getOperandTypes().end());
+    return WalkResult::interrupt();
+  });
+  auto region = scf::ExecuteRegionOp::create(rewriter, loc, scalarTypes);
+  Block *entry = rewriter.createBlock(&region.getRegion());
+  IRMapping mapping;
+  rewriter.cloneRegionBefore(body, region.getRegion(), region.getRegion().end(), mapping);
+  rewriter.setInsertionPointToEnd(entry);
+  cf::BranchOp::create(rewriter, loc, mapping.lookup(&body.front()), args);
+  for (Block &block : body)
+    if (auto ret = dyn_cast<tt::MapElementwiseReturnOp>(mapping.lookup(&block)->getTerminator())) {
+      rewriter.setInsertionPoint(ret);
+      rewriter.replaceOpWithNewOp<scf::YieldOp>(ret, ret.getOperands());
+    }
+  rewriter.setInsertionPointAfter(region);
+  return SmallVector<Value>(region.getResults());
+}
+
+/// tl.map_elementwise with pack = 1: the region applied to each element by a linalg.generic.
+void mapOneElementPerCall(ConversionPatternRewriter &rewriter, tt::MapElementwiseOp op,
+                          ValueRange srcs, ArrayRef<Type> resultTypes, SmallVector<Value> &results) {
+  Location loc = op.getLoc();
+  unsigned rank = cast<RankedTensorType>(resultTypes[0]).getRank();
+  SmallVector<Value> outs;
+  for (Type t : resultTypes) {
+    auto tensorType = cast<RankedTensorType>(t);
+    outs.push_back(tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
+                                           tensorType.getElementType()));
+  }
+  SmallVector<AffineMap> maps(srcs.size() + outs.size(), rewriter.getMultiDimIdentityMap(rank));
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, resultTypes, srcs, outs, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
+        SmallVector<Value> values = inlineScalarBody(rewriter, op, args.take_front(srcs.size()));
+        linalg::YieldOp::create(rewriter, loc, values);
+      });
+  rewriter.setInsertionPointAfter(generic);
+  results.assign(generic.getResults().begin(), generic.getResults().end());
+}
+
+/// tl.map_elementwise with pack = p > 1: each call takes p consecutive elements (row-major)
+/// of every input, as arguments input-major (input i, lane j is argument i*p + j), and
+/// returns p values of every result, result-major. A loop over the groups of the flattened
+/// tiles inserts them.
+LogicalResult mapPackedElements(ConversionPatternRewriter &rewriter, tt::MapElementwiseOp op,
+                                ValueRange srcs, ArrayRef<Type> resultTypes,
+                                SmallVector<Value> &results) {
+  Location loc = op.getLoc();
+  int64_t pack = op.getPack();
+  auto shapeType = cast<RankedTensorType>(resultTypes[0]);
+  int64_t count = shapeType.getNumElements();
+  if (count % pack != 0)
+    return op.emitError("tl.map_elementwise: pack = ")
+           << pack << " does not divide the " << count << " elements of the tile";
+  SmallVector<ReassociationIndices> allDims(1);
+  for (unsigned d = 0; d < shapeType.getRank(); ++d)
+    allDims[0].push_back(d);
+  auto flatten = [&](Value v) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getRank() == 1)
+      return v;
+    return tensor::CollapseShapeOp::create(rewriter, loc, v, allDims);
+  };
+  SmallVector<Value> flatSrcs, inits;
+  for (Value src : srcs)
+    flatSrcs.push_back(flatten(src));
+  for (Type t : resultTypes)
+    inits.push_back(tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{count},
+                                            cast<RankedTensorType>(t).getElementType()));
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto loop = scf::ForOp::create(
+      rewriter, loc, index(rewriter, 0), index(rewriter, count), index(rewriter, pack), inits,
+      [&](OpBuilder &b, Location loc, Value first, ValueRange partial) {
+        SmallVector<Value> lanes(pack);
+        for (int64_t j = 0; j < pack; ++j)
+          lanes[j] = arith::AddIOp::create(b, loc, first, index(b, j));
+        SmallVector<Value> args;
+        for (Value src : flatSrcs)
+          for (int64_t j = 0; j < pack; ++j)
+            args.push_back(tensor::ExtractOp::create(b, loc, src, lanes[j]));
+        rewriter.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
+        SmallVector<Value> values = inlineScalarBody(rewriter, op, args);
+        SmallVector<Value> updated(partial.begin(), partial.end());
+        for (size_t r = 0; r < updated.size(); ++r)
+          for (int64_t j = 0; j < pack; ++j)
+            updated[r] = tensor::InsertOp::create(rewriter, loc, values[r * pack + j], updated[r],
+                                                  lanes[j]);
+        scf::YieldOp::create(rewriter, loc, updated);
+      });
+  rewriter.setInsertionPointAfter(loop);
+  for (auto [flat, type] : llvm::zip(loop.getResults(), resultTypes)) {
+    auto tensorType = cast<RankedTensorType>(type);
+    results.push_back(tensorType.getRank() == 1
+                          ? Value(flat)
+                          : Value(tensor::ExpandShapeOp::create(rewriter, loc, tensorType, flat,
+                                                                allDims)));
+  }
+  return success();
+}
+
 struct MapElementwiseConversion : OpConversionPattern<tt::MapElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::MapElementwiseOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (op.getPack() != 1)
-      return op.emitError("tritium lowers map_elementwise with pack = 1 only (got pack = ")
-             << op.getPack() << ")";
-    Location loc = op.getLoc();
     SmallVector<Type> resultTypes;
     if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), resultTypes)))
       return failure();
-    auto shapeType = cast<RankedTensorType>(resultTypes[0]);
-    unsigned rank = shapeType.getRank();
-    SmallVector<Value> outs;
-    for (Type t : resultTypes) {
-      auto tensorType = cast<RankedTensorType>(t);
-      outs.push_back(tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
-                                             tensorType.getElementType()));
-    }
-    SmallVector<AffineMap> maps(adaptor.getSrcs().size() + outs.size(),
-                                rewriter.getMultiDimIdentityMap(rank));
-    Block &body = op.getScalarOp().front();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultTypes, adaptor.getSrcs(), outs, maps,
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          IRMapping mapping;
-          for (auto [arg, value] : llvm::zip(body.getArguments(), args))
-            mapping.map(arg, value);
-          for (Operation &inner : body.without_terminator())
-            b.clone(inner, mapping);
-          SmallVector<Value> results;
-          for (Value v : body.getTerminator()->getOperands())
-            results.push_back(mapping.lookupOrDefault(v));
-          linalg::YieldOp::create(b, loc, results);
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    SmallVector<Value> results;
+    if (op.getPack() == 1)
+      mapOneElementPerCall(rewriter, op, adaptor.getSrcs(), resultTypes, results);
+    else if (failed(mapPackedElements(rewriter, op, adaptor.getSrcs(), resultTypes, results)))
+      return failure();
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

@@ -3,19 +3,26 @@
 // A layout says where values live, not what they are: convert_layout is the identity.
 // Shared-memory tiles are buffers (memref), their views are subviews, asynchronous copies
 // are synchronous (so waits and commit groups have nothing left to order), and barriers
-// between the threads of one program are no-ops because a CPU program is one thread.
+// between the threads of one program are no-ops because a CPU program is one thread, and
+// so are the shared-memory atomics plain read-modify-writes. The software pipeliner's
+// stage predicates and masked regions keep their meaning (a comparison, an scf.if).
 // Ops with no meaning on a CPU are rejected with the reason.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MicroscaleFormats.h"
 #include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 #include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 
@@ -229,6 +236,160 @@ struct LocalScatterConversion : OpConversionPattern<ttg::LocalScatterOp> {
   }
 };
 
+/// The combination an atomic RMW of `kind` stores, given the current and the new value.
+Value combineForRMW(OpBuilder &b, Location loc, tt::RMWOp kind, Value current, Value update) {
+  bool isFloat = isa<FloatType>(current.getType());
+  switch (kind) {
+  case tt::RMWOp::AND: return arith::AndIOp::create(b, loc, current, update);
+  case tt::RMWOp::OR: return arith::OrIOp::create(b, loc, current, update);
+  case tt::RMWOp::XOR: return arith::XOrIOp::create(b, loc, current, update);
+  case tt::RMWOp::ADD:
+  case tt::RMWOp::FADD:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, current, update))
+                   : Value(arith::AddIOp::create(b, loc, current, update));
+  case tt::RMWOp::MAX:
+    return isFloat ? Value(arith::MaxNumFOp::create(b, loc, current, update))
+                   : Value(arith::MaxSIOp::create(b, loc, current, update));
+  case tt::RMWOp::MIN:
+    return isFloat ? Value(arith::MinNumFOp::create(b, loc, current, update))
+                   : Value(arith::MinSIOp::create(b, loc, current, update));
+  case tt::RMWOp::UMAX: return arith::MaxUIOp::create(b, loc, current, update);
+  case tt::RMWOp::UMIN: return arith::MinUIOp::create(b, loc, current, update);
+  case tt::RMWOp::XCHG: return update;
+  }
+  return update;
+}
+
+/// Like local_scatter, each update combined with the current value; the result holds the
+/// values seen before (zero in masked-off lanes). Shared memory belongs to one program, which
+/// is one thread on a CPU, so a plain read-modify-write is atomic.
+struct LocalAtomicScatterRMWConversion : OpConversionPattern<ttg::LocalAtomicScatterRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::LocalAtomicScatterRMWOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value result = allocateTile(rewriter, loc, type);
+    forEachIndex(rewriter, loc, type.getShape(), [&](OpBuilder &b, Location loc, ValueRange i) {
+      auto update = [&](OpBuilder &b, Location loc) -> Value {
+        SmallVector<Value> at = gatherCoordinates(b, loc, adaptor.getIndices(), i, op.getAxis());
+        Value current = memref::LoadOp::create(b, loc, adaptor.getDst(), at);
+        Value value = tensor::ExtractOp::create(b, loc, adaptor.getValues(), i);
+        memref::StoreOp::create(b, loc,
+                                combineForRMW(b, loc, op.getAtomicRmwOp(), current, value),
+                                adaptor.getDst(), at);
+        return current;
+      };
+      Value old;
+      if (Value mask = adaptor.getMask()) {
+        Value maskElement = tensor::ExtractOp::create(b, loc, mask, i);
+        auto ifOp = scf::IfOp::create(
+            b, loc, maskElement,
+            [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, update(b, loc)); },
+            [&](OpBuilder &b, Location loc) {
+              scf::YieldOp::create(b, loc, zeroOf(b, loc, type.getElementType()));
+            });
+        old = ifOp.getResult(0);
+      } else {
+        old = update(b, loc);
+      }
+      memref::StoreOp::create(b, loc, old, result, i);
+    });
+    rewriter.replaceOp(op, tileBufferAsTensor(rewriter, loc, result, type));
+    return success();
+  }
+};
+
+/// Two e2m1 values per byte, the first in the low nibble, unpacked along `axis` and
+/// converted exactly to bf16 or f16.
+struct Fp4ToFpConversion : OpConversionPattern<ttg::Fp4ToFpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::Fp4ToFpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    unsigned rank = type.getRank(), axis = op.getAxis();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          SmallVector<Value> indices;
+          for (unsigned d = 0; d < rank; ++d)
+            indices.push_back(linalg::IndexOp::create(b, loc, d));
+          Value two = arith::ConstantIndexOp::create(b, loc, 2);
+          SmallVector<Value> packed(indices);
+          packed[axis] = arith::DivUIOp::create(b, loc, indices[axis], two);
+          Value byte = tensor::ExtractOp::create(b, loc, adaptor.getSrc(), packed);
+          Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                            arith::RemUIOp::create(b, loc, indices[axis], two),
+                                            arith::ConstantIndexOp::create(b, loc, 0));
+          Value value = decodeE2M1(b, loc, e2m1NibbleOf(b, loc, byte, odd));
+          linalg::YieldOp::create(
+              b, loc, Value(arith::TruncFOp::create(b, loc, type.getElementType(), value)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Whether stage `stage` of a loop pipelined into `maxStage + 1` stages runs at iteration
+/// `iv`: iv < ub - (maxStage - stage) * step.
+struct PredicateStageConversion : OpConversionPattern<ttg::PredicateStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::PredicateStageOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = adaptor.getIv().getType();
+    Value stagesLeft = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getIntegerAttr(type, op.getMaxStage() - op.getStage()));
+    Value last = arith::SubIOp::create(
+        rewriter, loc, adaptor.getUb(),
+        arith::MulIOp::create(rewriter, loc, stagesLeft, adaptor.getStep()));
+    rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, arith::CmpIPredicate::slt, adaptor.getIv(),
+                                               last);
+    return success();
+  }
+};
+
+/// The region runs when the predicate holds; otherwise its results are zero (undefined on a
+/// GPU, where only predicated uses read them).
+struct MaskConversion : OpConversionPattern<ttg::MaskOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MaskOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), types)))
+      return failure();
+    auto ifOp = scf::IfOp::create(rewriter, loc, types, adaptor.getPred(),
+                                  /*withElseRegion=*/!types.empty());
+    Block *thenBlock = &ifOp.getThenRegion().front();
+    rewriter.eraseBlock(thenBlock);
+    rewriter.inlineRegionBefore(op.getRegion(), ifOp.getThenRegion(),
+                                ifOp.getThenRegion().end());
+    Operation *terminator = ifOp.getThenRegion().front().getTerminator();
+    rewriter.setInsertionPoint(terminator);
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(terminator, terminator->getOperands());
+    if (!types.empty()) {
+      rewriter.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      SmallVector<Value> zeros;
+      for (Type t : types) {
+        if (auto tensorType = dyn_cast<RankedTensorType>(t))
+          zeros.push_back(arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(t)));
+        else if (t.isIntOrFloat())
+          zeros.push_back(zeroOf(rewriter, loc, t));
+        else
+          zeros.push_back(ub::PoisonOp::create(rewriter, loc, t));
+      }
+      scf::YieldOp::create(rewriter, loc, zeros);
+    }
+    rewriter.replaceOp(op, ifOp.getResults());
+    return success();
+  }
+};
+
 /// Completed synchronously: the data is in the tile when the op returns.
 struct AsyncTokenOpConversion : ConversionPattern {
   AsyncTokenOpConversion(TypeConverter &converter, MLIRContext *context)
@@ -258,7 +419,8 @@ void populateTritonGPUPatterns(TypeConverter &converter, RewritePatternSet &patt
   patterns.add<ConvertLayoutConversion, LocalAllocConversion, LocalDeallocConversion,
                LocalLoadConversion, LocalStoreConversion, MemDescIndexConversion,
                MemDescSubsliceConversion, MemDescTransConversion, MemDescReshapeConversion,
-               LocalGatherConversion, LocalScatterConversion, BarrierConversion>(
+               LocalGatherConversion, LocalScatterConversion, LocalAtomicScatterRMWConversion,
+               Fp4ToFpConversion, PredicateStageConversion, MaskConversion, BarrierConversion>(
       converter, patterns.getContext());
   patterns.add<AsyncTokenOpConversion>(converter, patterns.getContext());
 }

@@ -80,7 +80,8 @@ struct ConvertTritonToLinalgPass
         return;
       }
       // Terminators of regions that their parent's lowering consumes.
-      if (isa<tt::ReduceReturnOp, tt::ScanReturnOp, tt::MapElementwiseReturnOp>(op))
+      if (isa<tt::ReduceReturnOp, tt::ScanReturnOp, tt::MapElementwiseReturnOp, ttg::MaskReturnOp>(
+              op))
         return;
       if (isa<tt::ElementwiseInlineAsmOp>(op))
         op->emitError() << "tritium cannot lower '" << op->getName()

@@ -86,3 +86,17 @@ tt.func @scalar_load_store(%arg0: !tt.ptr<i64>, %arg1: i1) {
   tt.store %arg0, %0, %arg1 : !tt.ptr<i64>
   tt.return
 }
+
+// -----
+
+// fp8 has no LLVM type: its bytes move as i8 and are reinterpreted.
+// CHECK-LABEL: func.func @fp8_copy
+// CHECK: %[[BYTE:.+]] = llvm.load %{{.+}} {alignment = 1 : i64} : !llvm.ptr -> i8
+// CHECK: arith.bitcast %[[BYTE]] : i8 to f8E4M3FN
+// CHECK: %[[OUT:.+]] = arith.bitcast %{{.+}} : f8E4M3FN to i8
+// CHECK: llvm.store %[[OUT]], %{{.+}} {alignment = 1 : i64} : i8, !llvm.ptr
+tt.func @fp8_copy(%p: tensor<16x!tt.ptr<f8E4M3FN>>, %q: tensor<16x!tt.ptr<f8E4M3FN>>, %m: tensor<16xi1>) {
+  %0 = tt.load %p, %m : tensor<16x!tt.ptr<f8E4M3FN>>
+  tt.store %q, %0 : tensor<16x!tt.ptr<f8E4M3FN>>
+  tt.return
+}

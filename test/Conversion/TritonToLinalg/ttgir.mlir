@@ -6,7 +6,7 @@
 // CHECK-LABEL: func.func @convert_layout
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<32x32xf32>
 // CHECK-NEXT: return %[[X]] : tensor<32x32xf32>
-tt.func @convert_layout(%x: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked1> {
+tt.func @convert_layout(%x: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked1> attributes {"ttg.num-warps" = 4 : i32} {
   %0 = ttg.convert_layout %x : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
   tt.return %0 : tensor<32x32xf32, #blocked1>
 }
@@ -24,7 +24,7 @@ tt.func @convert_layout(%x: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #b
 // CHECK: %[[COPY:.+]] = memref.alloc() : memref<16x32xf16>
 // CHECK: memref.copy %[[TILE]], %[[COPY]]
 // CHECK: bufferization.to_tensor %[[COPY]] restrict writable
-tt.func @alloc_store_load(%x: tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, #blocked> {
+tt.func @alloc_store_load(%x: tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, #blocked> attributes {"ttg.num-warps" = 4 : i32} {
   %0 = ttg.local_alloc : () -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable>
   ttg.local_store %x, %0 : tensor<16x32xf16, #blocked> -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable>
   %1 = ttg.local_load %0 : !ttg.memdesc<16x32xf16, #shared, #smem, mutable> -> tensor<16x32xf16, #blocked>
@@ -43,7 +43,7 @@ tt.func @alloc_store_load(%x: tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, 
 // CHECK: memref.subview %{{.+}}[%{{.+}}, 0, 0] [1, 16, 32] [1, 1, 1]
 // CHECK: memref.subview %{{.+}}[0, 16] [16, 16] [1, 1]
 // CHECK: memref.transpose %{{.+}} (d0, d1) -> (d1, d0)
-tt.func @views(%i: i32) {
+tt.func @views(%i: i32) attributes {"ttg.num-warps" = 4 : i32} {
   %0 = ttg.local_alloc : () -> !ttg.memdesc<2x16x32xf16, #shared, #smem, mutable>
   %1 = ttg.memdesc_index %0[%i] : !ttg.memdesc<2x16x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x32xf16, #shared, #smem, mutable>
   %2 = ttg.memdesc_subslice %1[0, 16] : !ttg.memdesc<16x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable, 16x32>
@@ -63,7 +63,7 @@ tt.func @views(%i: i32) {
 // CHECK:     llvm.load
 // CHECK:   memref.store %{{.+}}, %{{.+}}[%[[I]]] : memref<64xf32, strided<[?], offset: ?>>
 // CHECK-NOT: ttg.
-tt.func @async_copy(%p: tensor<64x!tt.ptr<f32>, #blocked>, %m: tensor<64xi1, #blocked>) {
+tt.func @async_copy(%p: tensor<64x!tt.ptr<f32>, #blocked>, %m: tensor<64xi1, #blocked>) attributes {"ttg.num-warps" = 4 : i32} {
   %0 = ttg.local_alloc : () -> !ttg.memdesc<64xf32, #shared, #smem, mutable>
   %1 = ttg.async_copy_global_to_local %p, %0 mask %m : tensor<64x!tt.ptr<f32>, #blocked> -> <64xf32, #shared, #smem, mutable>
   %2 = ttg.async_commit_group tokens %1
@@ -85,10 +85,79 @@ tt.func @async_copy(%p: tensor<64x!tt.ptr<f32>, #blocked>, %m: tensor<64xi1, #bl
 // CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<16x32xf32, strided<[?, ?], offset: ?>>
 // CHECK: scf.for
 // CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : memref<16x32xf32, strided<[?, ?], offset: ?>>
-tt.func @reshape_gather_scatter(%idx: tensor<16x32xi32, #blocked>, %v: tensor<16x32xf32, #blocked>) -> tensor<16x32xf32, #blocked> {
+tt.func @reshape_gather_scatter(%idx: tensor<16x32xi32, #blocked>, %v: tensor<16x32xf32, #blocked>) -> tensor<16x32xf32, #blocked> attributes {"ttg.num-warps" = 4 : i32} {
   %0 = ttg.local_alloc : () -> !ttg.memdesc<16x32xf32, #shared, #smem, mutable>
   %1 = ttg.memdesc_reshape %0 : !ttg.memdesc<16x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x64xf32, #shared, #smem, mutable>
   %2 = ttg.local_gather %0[%idx] {axis = 1 : i32} : !ttg.memdesc<16x32xf32, #shared, #smem, mutable>, tensor<16x32xi32, #blocked> -> tensor<16x32xf32, #blocked>
   ttg.local_scatter %0[%idx], %v {axis = 1 : i32} : !ttg.memdesc<16x32xf32, #shared, #smem, mutable>, tensor<16x32xi32, #blocked>, tensor<16x32xf32, #blocked>
   tt.return %2 : tensor<16x32xf32, #blocked>
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// fp4_to_fp: byte i/2 holds elements i (low nibble) and i+1 (high nibble), decoded exactly.
+// CHECK-LABEL: func.func @fp4_to_fp
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<128xbf16>)
+// CHECK: %[[I:.+]] = linalg.index 0
+// CHECK: %[[HALF:.+]] = arith.divui %[[I]], %c2
+// CHECK: tensor.extract %{{.+}}[%[[HALF]]] : tensor<64xi8>
+// CHECK: arith.remui %[[I]], %c2
+// CHECK: arith.shrui %{{.+}}, %c4_i32
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+tt.func @fp4_to_fp(%x: tensor<64xi8, #blocked>) -> tensor<128xbf16, #blocked> attributes {"ttg.num-warps" = 4 : i32} {
+  %0 = ttg.fp4_to_fp %x {axis = 0 : i32} : tensor<64xi8, #blocked> -> tensor<128xbf16, #blocked>
+  tt.return %0 : tensor<128xbf16, #blocked>
+}
+
+// -----
+
+// A pipeline stage runs while iv < ub - (maxStage - stage) * step.
+// CHECK-LABEL: func.func @predicate_stage
+// CHECK-SAME: (%[[IV:[^:]+]]: i32, %[[UB:[^:]+]]: i32, %[[STEP:[^:]+]]: i32
+// CHECK: %[[LEFT:.+]] = arith.constant 2 : i32
+// CHECK: %[[SPAN:.+]] = arith.muli %[[LEFT]], %[[STEP]] : i32
+// CHECK: %[[LAST:.+]] = arith.subi %[[UB]], %[[SPAN]] : i32
+// CHECK: arith.cmpi slt, %[[IV]], %[[LAST]] : i32
+tt.func @predicate_stage(%iv: i32, %ub: i32, %step: i32) -> i1 {
+  %0 = ttg.predicate_stage %iv, %ub, %step maxStage 2 stage 0 : i32 -> i1
+  tt.return %0 : i1
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// A masked region is an scf.if; its results are zero when the predicate is false.
+// CHECK-LABEL: func.func @mask
+// CHECK: scf.if %{{.+}} -> (tensor<128xf32>) {
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: arith.constant dense<0.000000e+00> : tensor<128xf32>
+tt.func @mask(%p: i1, %x: tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked> attributes {"ttg.num-warps" = 4 : i32} {
+  %0 = "ttg.mask"(%p) ({
+    %1 = arith.addf %x, %x : tensor<128xf32, #blocked>
+    ttg.mask.return %1 : tensor<128xf32, #blocked>
+  }) : (i1) -> tensor<128xf32, #blocked>
+  tt.return %0 : tensor<128xf32, #blocked>
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+// Shared-memory atomics are plain read-modify-writes of the program's own tile; the result
+// holds the values seen before.
+// CHECK-LABEL: func.func @local_atomic_scatter_rmw
+// CHECK: scf.for %[[I:.+]] =
+// CHECK: %[[AT:.+]] = arith.index_cast %{{.+}} : i32 to index
+// CHECK: %[[OLD:.+]] = memref.load %[[TILE:.+]][%[[AT]]]
+// CHECK: %[[NEW:.+]] = arith.addf %[[OLD]], %{{.+}} : f32
+// CHECK: memref.store %[[NEW]], %[[TILE]][%[[AT]]]
+// CHECK: memref.store %[[OLD]], %{{.+}}[%[[I]]]
+tt.func @local_atomic_scatter_rmw(%v: tensor<128xf32, #blocked>, %i: tensor<128xi32, #blocked>) -> tensor<128xf32, #blocked> attributes {"ttg.num-warps" = 4 : i32} {
+  %m = ttg.local_alloc : () -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
+  %0 = ttg.local_atomic_scatter_rmw fadd, %m[%i], %v {axis = 0 : i32} : (!ttg.memdesc<128xf32, #shared, #smem, mutable>, tensor<128xf32, #blocked>, tensor<128xi32, #blocked>) -> tensor<128xf32, #blocked>
+  tt.return %0 : tensor<128xf32, #blocked>
 }

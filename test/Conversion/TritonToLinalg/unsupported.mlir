@@ -15,3 +15,13 @@ tt.func @warp_id() -> i32 {
   %0 = ttg.warp_id
   tt.return %0 : i32
 }
+
+// -----
+
+// fp6 operands of dot_scaled are named with what to do.
+tt.func @dot_scaled_fp6(%a: tensor<16x32xi8>, %b: tensor<32x8xbf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+2 {{tritium lowers tt.dot_scaled for e2m1, e4m3, e5m2, bf16 and fp16 operands; e2m3 (fp6) is not supported: convert the operand to bf16 first}}
+  // expected-error @+1 {{failed to legalize operation 'tt.dot_scaled'}}
+  %0 = tt.dot_scaled %a, %b, %c lhs = e2m3 rhs = bf16 {fastMath = false} : tensor<16x32xi8> * tensor<32x8xbf16> -> tensor<16x8xf32>
+  tt.return %0 : tensor<16x8xf32>
+}

@@ -176,8 +176,14 @@ class CPUBackend(BaseBackend):
 
     @staticmethod
     def make_ttgir(mod, metadata, options):
-        # Kernels from @triton.jit reach tritium as TTIR and need no GPU layouts: the stage
-        # exists so that `triton.compile("kernel.ttgir")` can start after it.
+        # Kernels need no GPU layouts: the stage exists so that `triton.compile("kernel.ttgir")`
+        # can start after it. A `.ttir` file starts here, after the ttir stage, so tensor
+        # descriptors in it become pointers here as they do there for @triton.jit kernels.
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        passes.ttir.add_rewrite_tensor_descriptor_to_pointer(pm)
+        passes.common.add_canonicalizer(pm)
+        pm.run(mod, "make_ttgir")
         return mod
 
     @staticmethod

@@ -1,6 +1,7 @@
 //===- DeviceRuntimeFunctions.h - functions a device runtime provides -----===//
 //
-// The linalg form calls these for tl.device_print and tl.device_assert; every device target
+// The linalg form calls these for tl.device_print, tl.device_assert and the timeout of
+// tl.atomic_poll; every device target
 // defines them (the CPU target in third_party/cpu/lib/Runtime/DeviceLibrary.cpp). Signatures
 // use only i32, i64, f64 and pointers, so any target can implement them.
 //
@@ -20,6 +21,8 @@ inline constexpr const char *kPrintFloat = "tritium_print_float";
 /// void (ptr message, ptr file, i32 line, ptr function, i32 pid_x, i32 pid_y, i32 pid_z)
 /// Records the first failure; the launch then raises it once every program has finished.
 inline constexpr const char *kAssertFail = "tritium_assert_fail";
+/// i64 () — nanoseconds of a monotonic clock.
+inline constexpr const char *kNanoseconds = "tritium_nanoseconds";
 /// Print indices beyond this rank are dropped.
 inline constexpr unsigned kMaxPrintRank = 3;
 

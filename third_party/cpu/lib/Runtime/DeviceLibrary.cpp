@@ -1,4 +1,4 @@
-//===- DeviceLibrary.cpp - print and assert for CPU kernels ---------------===//
+//===- DeviceLibrary.cpp - print, assert and clock for CPU kernels --------===//
 //
 // The functions of DeviceRuntimeFunctions.h. Kernels reach them through absolute symbols the
 // loader defines in every kernel's JIT library: this extension's own symbols are hidden.
@@ -8,6 +8,7 @@
 #include "tritium/Conversion/TritonToLinalg/DeviceRuntimeFunctions.h"
 #include "tritium/Target/CPU/Runtime.h"
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -73,6 +74,12 @@ extern "C" void tritiumAssertFail(const char *message, const char *file, int32_t
                        std::to_string(pz) + "): Assertion `" + message + "` failed.";
 }
 
+extern "C" int64_t tritiumNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // Conversions to 16-bit floats that LLVM calls when the CPU has no instruction for them (the
 // compiler runtime's names). 16-bit results return in the low bits of xmm0, like a float.
 uint16_t floatToBFloat16Bits(float value) {
@@ -131,6 +138,7 @@ std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
       {device_runtime::kPrintInt, reinterpret_cast<void *>(&tritiumPrintInt)},
       {device_runtime::kPrintFloat, reinterpret_cast<void *>(&tritiumPrintFloat)},
       {device_runtime::kAssertFail, reinterpret_cast<void *>(&tritiumAssertFail)},
+      {device_runtime::kNanoseconds, reinterpret_cast<void *>(&tritiumNanoseconds)},
       {"__truncsfbf2", reinterpret_cast<void *>(&tritiumTruncSFBF2)},
       {"__truncdfbf2", reinterpret_cast<void *>(&tritiumTruncDFBF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&tritiumTruncDFHF2)},

@@ -1,0 +1,52 @@
+//===- MicroscaleFormats.cpp - e2m1 values and e8m0 scales as f32 ---------===//
+
+#include "MicroscaleFormats.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace tritium {
+
+Value decodeE2M1(OpBuilder &b, Location loc, Value nibble) {
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  Value exponent = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, nibble, i32(1)),
+                                         i32(3));
+  Value mantissa = arith::AndIOp::create(b, loc, nibble, i32(1));
+  // Normal: 2^(e-1) * (1 + m/2); as f32 bits the exponent field is e - 1 + 127.
+  Value normalBits = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(b, loc, arith::AddIOp::create(b, loc, exponent, i32(126)), i32(23)),
+      arith::ShLIOp::create(b, loc, mantissa, i32(22)));
+  Value normal = arith::BitcastOp::create(b, loc, b.getF32Type(), normalBits);
+  Value subnormal = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), mantissa),
+      arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.5f)));
+  Value isSubnormal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, exponent, i32(0));
+  Value magnitude = arith::SelectOp::create(b, loc, isSubnormal, subnormal, normal);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         arith::AndIOp::create(b, loc, nibble, i32(8)), i32(0));
+  return arith::SelectOp::create(b, loc, negative, arith::NegFOp::create(b, loc, magnitude),
+                                 magnitude);
+}
+
+Value decodeE8M0(OpBuilder &b, Location loc, Value scale) {
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
+  Value s = arith::ExtUIOp::create(b, loc, b.getI32Type(), scale);
+  Value bits = arith::ShLIOp::create(b, loc, s, i32(23));
+  bits = arith::SelectOp::create(b, loc,
+                                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, i32(0)),
+                                 i32(0x00400000), bits);
+  bits = arith::SelectOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, i32(255)),
+      i32(0x7FC00000), bits);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+}
+
+Value e2m1NibbleOf(OpBuilder &b, Location loc, Value byte, Value high) {
+  Value bits = arith::ExtUIOp::create(b, loc, b.getI32Type(), byte);
+  Value shifted = arith::ShRUIOp::create(b, loc, bits, arith::ConstantIntOp::create(b, loc, 4, 32));
+  return arith::SelectOp::create(b, loc, high, shifted, bits);
+}
+
+} // namespace tritium
