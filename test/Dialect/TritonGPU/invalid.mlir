@@ -204,10 +204,12 @@ tt.func @pure_asm_on_memory(%arg0: !ttg.memdesc<128xi32, #shared, #smem, mutable
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @async_copy_immutable(%arg0: tensor<32x32x!tt.ptr<f32>, #blocked>, %arg1: !ttg.memdesc<32x32xf32, #shared, #smem>) {
-  // expected-error @+1 {{cannot store into immutable memory}}
-  %0 = ttg.async_copy_global_to_local %arg0, %arg1 : tensor<32x32x!tt.ptr<f32>, #blocked> -> <32x32xf32, #shared, #smem>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @async_copy_immutable(%arg0: tensor<32x32x!tt.ptr<f32>, #blocked>, %arg1: !ttg.memdesc<32x32xf32, #shared, #smem>) {
+    // expected-error @+1 {{cannot store into immutable memory}}
+    %0 = ttg.async_copy_global_to_local %arg0, %arg1 : tensor<32x32x!tt.ptr<f32>, #blocked> -> <32x32xf32, #shared, #smem>
+    tt.return
+  }
 }
 
 // -----
@@ -215,10 +217,12 @@ tt.func @async_copy_immutable(%arg0: tensor<32x32x!tt.ptr<f32>, #blocked>, %arg1
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @async_copy_shape(%arg0: tensor<64x32x!tt.ptr<f32>, #blocked>, %arg1: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>) {
-  // expected-error @+1 {{pointee shape must match the memdesc shape}}
-  %0 = ttg.async_copy_global_to_local %arg0, %arg1 : tensor<64x32x!tt.ptr<f32>, #blocked> -> <32x32xf32, #shared, #smem, mutable>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @async_copy_shape(%arg0: tensor<64x32x!tt.ptr<f32>, #blocked>, %arg1: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>) {
+    // expected-error @+1 {{pointee shape must match the memdesc shape}}
+    %0 = ttg.async_copy_global_to_local %arg0, %arg1 : tensor<64x32x!tt.ptr<f32>, #blocked> -> <32x32xf32, #shared, #smem, mutable>
+    tt.return
+  }
 }
 
 // -----
@@ -236,10 +240,12 @@ tt.func @alloc_uninitialized_immutable() {
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @alloc_element_type(%arg0: tensor<32x32xf32, #blocked>) {
-  // expected-error @+1 {{must match the memdesc element type}}
-  %0 = ttg.local_alloc %arg0 : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @alloc_element_type(%arg0: tensor<32x32xf32, #blocked>) {
+    // expected-error @+1 {{must match the memdesc element type}}
+    %0 = ttg.local_alloc %arg0 : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    tt.return
+  }
 }
 
 // -----
@@ -266,10 +272,12 @@ tt.func @alloc_partial_view() {
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @load_shape(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>) {
-  // expected-error @+1 {{result shape must match the memdesc shape}}
-  %0 = ttg.local_load %arg0 : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x16xf32, #blocked>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @load_shape(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>) {
+    // expected-error @+1 {{result shape must match the memdesc shape}}
+    %0 = ttg.local_load %arg0 : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x16xf32, #blocked>
+    tt.return
+  }
 }
 
 // -----
@@ -277,10 +285,12 @@ tt.func @load_shape(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>) {
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @store_immutable(%arg0: tensor<32x32xf32, #blocked>, %arg1: !ttg.memdesc<32x32xf32, #shared, #smem>) {
-  // expected-error @+1 {{cannot store into immutable memory}}
-  ttg.local_store %arg0, %arg1 : tensor<32x32xf32, #blocked> -> !ttg.memdesc<32x32xf32, #shared, #smem>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @store_immutable(%arg0: tensor<32x32xf32, #blocked>, %arg1: !ttg.memdesc<32x32xf32, #shared, #smem>) {
+    // expected-error @+1 {{cannot store into immutable memory}}
+    ttg.local_store %arg0, %arg1 : tensor<32x32xf32, #blocked> -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return
+  }
 }
 
 // -----
@@ -288,10 +298,12 @@ tt.func @store_immutable(%arg0: tensor<32x32xf32, #blocked>, %arg1: !ttg.memdesc
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @gather_axis(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>, %arg1: tensor<32x32xi32, #blocked>) {
-  // expected-error @+1 {{axis 2 is out of bounds for rank 2}}
-  %0 = ttg.local_gather %arg0[%arg1] {axis = 2 : i32} : !ttg.memdesc<32x32xf32, #shared, #smem>, tensor<32x32xi32, #blocked> -> tensor<32x32xf32, #blocked>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @gather_axis(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>, %arg1: tensor<32x32xi32, #blocked>) {
+    // expected-error @+1 {{axis 2 is out of bounds for rank 2}}
+    %0 = ttg.local_gather %arg0[%arg1] {axis = 2 : i32} : !ttg.memdesc<32x32xf32, #shared, #smem>, tensor<32x32xi32, #blocked> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
 }
 
 // -----
@@ -299,10 +311,12 @@ tt.func @gather_axis(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>, %arg1: tens
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @scatter_shape(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, %arg1: tensor<32x32xi32, #blocked>, %arg2: tensor<32x16xf32, #blocked>) {
-  // expected-error @+1 {{values must have the shape of the indices}}
-  ttg.local_scatter %arg0[%arg1], %arg2 {axis = 0 : i32} : !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, tensor<32x32xi32, #blocked>, tensor<32x16xf32, #blocked>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @scatter_shape(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, %arg1: tensor<32x32xi32, #blocked>, %arg2: tensor<32x16xf32, #blocked>) {
+    // expected-error @+1 {{values must have the shape of the indices}}
+    ttg.local_scatter %arg0[%arg1], %arg2 {axis = 0 : i32} : !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, tensor<32x32xi32, #blocked>, tensor<32x16xf32, #blocked>
+    tt.return
+  }
 }
 
 // -----
@@ -310,10 +324,12 @@ tt.func @scatter_shape(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-tt.func @atomic_scatter_result(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, %arg1: tensor<32x32xi32, #blocked>, %arg2: tensor<32x32xf32, #blocked>) {
-  // expected-error @+1 {{result must have the type of the values}}
-  %0 = ttg.local_atomic_scatter_rmw fadd, %arg0[%arg1], %arg2 {axis = 0 : i32} : (!ttg.memdesc<32x32xf32, #shared, #smem, mutable>, tensor<32x32xf32, #blocked>, tensor<32x32xi32, #blocked>) -> tensor<32x32xf16, #blocked>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @atomic_scatter_result(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem, mutable>, %arg1: tensor<32x32xi32, #blocked>, %arg2: tensor<32x32xf32, #blocked>) {
+    // expected-error @+1 {{result must have the type of the values}}
+    %0 = ttg.local_atomic_scatter_rmw fadd, %arg0[%arg1], %arg2 {axis = 0 : i32} : (!ttg.memdesc<32x32xf32, #shared, #smem, mutable>, tensor<32x32xf32, #blocked>, tensor<32x32xi32, #blocked>) -> tensor<32x32xf16, #blocked>
+    tt.return
+  }
 }
 
 // -----
@@ -411,19 +427,23 @@ tt.func @reinterpret_bits(%arg0: !ttg.memdesc<32x32xf32, #shared, #smem>) {
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-tt.func @fp4_element_type(%arg0: tensor<32x16xi8, #blocked>) {
-  // expected-error @+1 {{only bf16 or f16 results are supported}}
-  %0 = ttg.fp4_to_fp %arg0 {axis = 1 : i32} : tensor<32x16xi8, #blocked> -> tensor<32x32xf32, #blocked>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp4_element_type(%arg0: tensor<32x16xi8, #blocked>) {
+    // expected-error @+1 {{only bf16 or f16 results are supported}}
+    %0 = ttg.fp4_to_fp %arg0 {axis = 1 : i32} : tensor<32x16xi8, #blocked> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
 }
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-tt.func @fp4_shape(%arg0: tensor<32x16xi8, #blocked>) {
-  // expected-error @+1 {{result dimension 1 must be 32 (the source's, doubled along axis 1)}}
-  %0 = ttg.fp4_to_fp %arg0 {axis = 1 : i32} : tensor<32x16xi8, #blocked> -> tensor<32x16xbf16, #blocked>
-  tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp4_shape(%arg0: tensor<32x16xi8, #blocked>) {
+    // expected-error @+1 {{result dimension 1 must be 32 (the source's, doubled along axis 1)}}
+    %0 = ttg.fp4_to_fp %arg0 {axis = 1 : i32} : tensor<32x16xi8, #blocked> -> tensor<32x16xbf16, #blocked>
+    tt.return
+  }
 }
 
 // -----
@@ -495,4 +515,312 @@ tt.func @barrier_space() {
   // expected-error @+1 {{unknown address space 'shared'}}
   ttg.barrier local|shared
   tt.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Module settings
+//===----------------------------------------------------------------------===//
+
+// The ttg dialect checks its module settings once loaded, here by #smem.
+#smem = #ttg.shared_memory
+// expected-error @+1 {{has 'ttg.threads-per-warp', which may only be set on a module}}
+tt.func @threads_per_warp_on_func() attributes {"ttg.threads-per-warp" = 32 : i32} {
+  tt.return
+}
+
+// -----
+
+#smem = #ttg.shared_memory
+tt.func @num_warps_on_return() {
+  // expected-error @+1 {{has 'ttg.num-warps', which may only be set on a module or a tt.func}}
+  tt.return {"ttg.num-warps" = 4 : i32}
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Encodings against the ops and module that use them
+//===----------------------------------------------------------------------===//
+
+// Accepted: a tt.func may run on another number of warps than its module.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @func_num_warps() attributes {"ttg.num-warps" = 8 : i32} {
+    %0 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @encoding_rank() {
+    // expected-error @+1 {{result #0 has an invalid layout: the encoding has rank 2 but the tensor has rank 1}}
+    %0 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 8 : i32} {
+  tt.func @encoding_warps() {
+    // expected-error @+1 {{spreads over 4 warp(s), but the op runs on 8}}
+    %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @encoding_lanes() {
+    // expected-error @+1 {{has 32 lanes per warp, but the module has 64 ('ttg.threads-per-warp')}}
+    %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32} {
+  tt.func @encoding_ctas() {
+    // expected-error @+1 {{spreads over 1 CTA(s), but the module has 2 ('ttg.num-ctas')}}
+    %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @encoding_without_num_warps() {
+  // expected-error @+1 {{cannot tell how many warps run the op: set 'ttg.num-warps' on the module or the tt.func}}
+  %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @encoding_in_partition() {
+    ttg.warp_specialize()
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(2) {
+      // expected-error @+1 {{spreads over 4 warp(s), but the op runs on 2}}
+      %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @shared_encoding_on_tensor(%arg0: f32) {
+    // expected-error @+1 {{a tensor needs a distributed (register) encoding}}
+    %0 = tt.splat %arg0 : f32 -> tensor<32xf32, #shared>
+    tt.return
+  }
+}
+
+// -----
+
+#linear = #ttg.generic_linear<{register = [], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[1, 1], [0, 2]], block = []}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @generic_linear_on_cat(%arg0: tensor<32x4xf32, #linear>) {
+    // expected-error @+1 {{'tt.cat' does not accept generic_linear encodings}}
+    %0 = tt.cat %arg0, %arg0 : tensor<32x4xf32, #linear> -> tensor<64x4xf32, #linear>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @encoding_shape(%arg0: tensor<3x4xf32, #blocked>) {
+    // expected-error @+1 {{every dimension of a tensor with an encoding must be a power of two, got [3, 4]}}
+    %0 = ttg.convert_layout %arg0 : tensor<3x4xf32, #blocked> -> tensor<3x4xf32, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @memdesc_encoding_rank() {
+  // expected-error @+1 {{the encoding has rank 2 but the memdesc has rank 1}}
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<32xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0], CGALayout = [[1, 0]]}>
+#smem = #ttg.shared_memory
+tt.func @memdesc_encoding_ctas() {
+  // expected-error @+1 {{spreads over 2 CTA(s), but the module has 1 ('ttg.num-ctas')}}
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.shared_linear<{offset = [[1], [2], [4]]}, alignment = 16>
+#smem = #ttg.shared_memory
+tt.func @shared_linear_shape() {
+  // expected-error @+1 {{covers [8], but one buffer of the memdesc is [16]}}
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<16xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Encodings of reduce and gather
+//===----------------------------------------------------------------------===//
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @reduce_operand_encodings(%x: tensor<128xf32, #blocked>, %y: tensor<128xi32, #blocked1>) {
+    // expected-error @+1 {{all operands must have the same encoding}}
+    %0:2 = "tt.reduce"(%x, %y) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: i32, %c: f32, %d: i32):
+      tt.reduce.return %a, %b : f32, i32
+    }) : (tensor<128xf32, #blocked>, tensor<128xi32, #blocked1>) -> (f32, i32)
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @gather_result_encoding(%src: tensor<64xf32, #blocked>, %idx: tensor<32xi32, #blocked>) {
+    // expected-error @+1 {{result must have the encoding of the indices}}
+    %0 = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<64xf32, #blocked>, tensor<32xi32, #blocked>) -> tensor<32xf32, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tt.dot encodings
+//===----------------------------------------------------------------------===//
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_one_encoded_operand(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32, #blocked>) {
+    // expected-error @+1 {{a and b must both have an encoding, or neither}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x32xf16> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_unencoded_accumulator(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32>) {
+    // expected-error @+1 {{the accumulator must have an encoding when a and b have one}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_operand_not_dot_op(%a: tensor<32x32xf16, #blocked>, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32, #blocked>) {
+    // expected-error @+1 {{operand a must have a #ttg.dot_op encoding}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf16, #blocked> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_operand_index(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32, #blocked>) {
+    // expected-error @+1 {{operand a must have a #ttg.dot_op encoding with opIdx = 0, got opIdx = 1}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_operand_parent(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf32, #blocked>) {
+    // expected-error @+1 {{the #ttg.dot_op encoding of operand a must have the result's encoding as parent}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_kwidth(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %b: tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>, %c: tensor<32x32xf32, #mma>) {
+    // expected-error @+1 {{a and b must have the same kWidth, got 2 and 4}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x32xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<32x32xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// Accepted: f32 operands on NVIDIA MMA as tf32.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_mma_tf32(%a: tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>, %c: tensor<32x32xf32, #mma>) {
+    %0 = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<32x32xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_mma_ieee(%a: tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>, %c: tensor<32x32xf32, #mma>) {
+    // expected-error @+1 {{an NVIDIA MMA dot of f32 operands must have inputPrecision = tf32, got ieee}}
+    %0 = tt.dot %a, %b, %c : tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x32xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<32x32xf32, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// Hopper MMA takes b, and a unless it is a dot operand of an MMA layout, from shared memory.
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @dot_hopper_register_operand(%a: tensor<64x32xf16, #blocked>, %b: tensor<32x64xf16, #blocked>, %c: tensor<64x64xf32, #mma>) {
+    // expected-error @+1 {{operand a cannot be a register tensor}}
+    %0 = tt.dot %a, %b, %c : tensor<64x32xf16, #blocked> * tensor<32x64xf16, #blocked> -> tensor<64x64xf32, #mma>
+    tt.return
+  }
 }

@@ -616,6 +616,23 @@ module {
 
 // -----
 
+// A mask without results ends in `ttg.mask.return :`, as triton prints it (triton's own parser
+// rejects that text; tritium reads what triton prints).
+// CHECK: tt.func @mask_without_results(%arg0: i1) {
+// CHECK: "ttg.mask"(%arg0) ({
+// CHECK: ttg.mask.return :
+// CHECK: }) : (i1) -> ()
+module {
+  tt.func @mask_without_results(%arg0: i1) {
+    "ttg.mask"(%arg0) ({
+      ttg.mask.return :
+    }) : (i1) -> ()
+    tt.return
+  }
+}
+
+// -----
+
 // generic_linear: a linear layout whose warp bases are swizzled (aliased as #generic_linear, as triton does).
 // CHECK-DAG: #generic_linear = #ttg.generic_linear<{register = [], lane = {{\[\[}}1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = {{\[\[}}1, 1], [0, 2]], block = []}>
 // CHECK: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {

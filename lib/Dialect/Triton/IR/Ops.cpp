@@ -1,15 +1,16 @@
 //===- Ops.cpp - operations of tritium's `tt` dialect ---------------------===//
 //
 // Custom assembly (load, store, func) and the verifiers that enforce Triton's
-// rules on shapes and element types.
+// rules on shapes and element types. The verifiers of dots, reduce/scan,
+// gather and descriptor ops, and the checks every op makes on its tensors,
+// are in the *Verifiers.cpp files next to this one; folders and
+// canonicalization patterns are in Canonicalization.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/Sequence.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -225,123 +226,6 @@ LogicalResult MakeRangeOp::verify() {
     return emitOpError("end must be greater than start");
   if (shape[0] != end - start)
     return emitOpError("result size must be end - start");
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Folding and canonicalization: splats stay splats through shape changes, constants fold
-//===----------------------------------------------------------------------===//
-
-/// A splat constant of `type` if `attr` is a scalar or splat constant.
-static Attribute splatConstant(Attribute attr, Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!attr || !shaped || isa<PointerType>(shaped.getElementType()))
-    return {};
-  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
-    return SplatElementsAttr::get(shaped, splat.getSplatValue<Attribute>());
-  if (isa<IntegerAttr, FloatAttr>(attr))
-    return SplatElementsAttr::get(shaped, attr);
-  return {};
-}
-
-OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
-  return splatConstant(adaptor.getSrc(), getType());
-}
-
-OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
-  Attribute offset = adaptor.getOffset();
-  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(offset))
-    offset = splat.getSplatValue<Attribute>();
-  if (auto value = dyn_cast_or_null<IntegerAttr>(offset))
-    if (value.getValue().isZero())
-      return getPtr();
-  return {};
-}
-
-OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
-  return splatConstant(adaptor.getSrc(), getType());
-}
-
-OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getSrc().getType() == getType())
-    return getSrc();
-  return splatConstant(adaptor.getSrc(), getType());
-}
-
-OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
-  if (getSrc().getType() == getType())
-    return getSrc();
-  return splatConstant(adaptor.getSrc(), getType());
-}
-
-OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
-  if (llvm::equal(getOrder(), llvm::seq<int32_t>(0, getOrder().size())))
-    return getSrc();
-  return splatConstant(adaptor.getSrc(), getType());
-}
-
-namespace {
-/// shape-op(splat x) -> splat x: every element is still x.
-template <typename OpTy>
-struct SplatThroughShapeOp : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
-    auto splat = op.getSrc().template getDefiningOp<SplatOp>();
-    if (!splat)
-      return failure();
-    rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
-    return success();
-  }
-};
-} // namespace
-
-void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<SplatThroughShapeOp<ExpandDimsOp>>(context);
-}
-
-void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<SplatThroughShapeOp<ReshapeOp>>(context);
-}
-
-void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
-  patterns.add<SplatThroughShapeOp<BroadcastOp>>(context);
-}
-
-//===----------------------------------------------------------------------===//
-// dot, reduce
-//===----------------------------------------------------------------------===//
-
-LogicalResult DotOp::verify() {
-  auto a = shapeOf(getA().getType()), b = shapeOf(getB().getType());
-  auto d = shapeOf(getD().getType());
-  size_t rank = d.size();
-  if ((rank != 2 && rank != 3) || a.size() != rank || b.size() != rank)
-    return emitOpError("operands must all be 2-D, or all 3-D (batched)");
-  if (a[rank - 1] != b[rank - 2])
-    return emitOpError("the K dimensions of a and b differ");
-  if (d[rank - 2] != a[rank - 2] || d[rank - 1] != b[rank - 1])
-    return emitOpError("the result must be M x N for a M x K and b K x N");
-  if (rank == 3 && (a[0] != b[0] || a[0] != d[0]))
-    return emitOpError("the batch dimensions differ");
-  return success();
-}
-
-LogicalResult ReduceOp::verify() {
-  if (getSrcs().empty())
-    return emitOpError("needs at least one operand");
-  auto shape = shapeOf(getSrcs()[0].getType());
-  int axis = getAxis();
-  if (axis < 0 || axis >= static_cast<int>(shape.size()))
-    return emitOpError("axis ") << axis << " is out of range";
-  Block &body = getCombineOp().front();
-  if (body.getNumArguments() != 2 * getSrcs().size())
-    return emitOpError("the combiner takes two arguments per operand");
-  for (auto [i, src] : llvm::enumerate(getSrcs())) {
-    Type element = getElementTypeOrSelf(src.getType());
-    if (body.getArgument(i).getType() != element ||
-        body.getArgument(i + getSrcs().size()).getType() != element)
-      return emitOpError("combiner argument types must match the operand element types");
-  }
   return success();
 }
 

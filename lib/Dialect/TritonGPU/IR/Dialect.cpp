@@ -46,4 +46,5 @@ void TTGDialect::initialize() {
 #include "tritium/Dialect/TritonGPU/IR/Ops.cpp.inc"
       >();
   addInterfaces<TTGOpAsmInterface>();
+  registerLayoutVerifier(*this);
 }

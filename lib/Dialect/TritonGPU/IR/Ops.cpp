@@ -441,3 +441,28 @@ void BarrierOp::print(OpAsmPrinter &printer) {
   }
   printer.printOptionalAttrDict((*this)->getAttrs(), {getAddrSpaceAttrName()});
 }
+
+//===----------------------------------------------------------------------===//
+// mask.return
+//===----------------------------------------------------------------------===//
+
+ParseResult tritium::ttg::MaskReturnOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+  if (parser.parseOperandList(operands) || parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColon())
+    return failure();
+  // `ttg.mask.return :` (no values) ends at the colon.
+  if (!operands.empty() && parser.parseTypeList(types))
+    return failure();
+  return parser.resolveOperands(operands, types, parser.getNameLoc(), result.operands);
+}
+
+void tritium::ttg::MaskReturnOp::print(OpAsmPrinter &printer) {
+  if (!getResult().empty())
+    printer << " " << getResult();
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << " :";
+  if (!getResult().empty())
+    printer << " " << getResult().getTypes();
+}

@@ -35,4 +35,14 @@ def TT_Dialect : Dialect {
   }];
 }
 
+// Checks triton makes on every op of its dialects (implemented in C++, see
+// tritium/Dialect/Triton/IR/Dialect.h): tensor sizes on tt ops, and on tt and
+// ttg ops the encodings of tensors against the module they run in.
+def TT_TensorSizeTrait : NativeOpTrait<"TensorSizeTrait"> {
+  let cppNamespace = "::tritium::tt";
+}
+def TT_VerifyTensorLayoutsTrait : NativeOpTrait<"VerifyTensorLayoutsTrait"> {
+  let cppNamespace = "::tritium::tt";
+}
+
 #endif // TRITIUM_TT_DIALECT

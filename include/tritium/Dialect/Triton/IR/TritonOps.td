@@ -19,7 +19,10 @@ include "tritium/Dialect/Triton/IR/TritonDialect.td"
 include "tritium/Dialect/Triton/IR/TritonTypes.td"
 include "tritium/Dialect/Triton/IR/TritonAttrs.td"
 
-class TT_Op<string mnemonic, list<Trait> traits = []> : Op<TT_Dialect, mnemonic, traits>;
+// Like triton, every tt op checks the size of its tensors and their encodings.
+class TT_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TT_Dialect, mnemonic,
+         !listconcat(traits, [TT_TensorSizeTrait, TT_VerifyTensorLayoutsTrait])>;
 
 //===----------------------------------------------------------------------===//
 // Casts and elementwise ops that arith/math do not have
@@ -34,6 +37,7 @@ class TT_UnaryCastOp<string mnemonic, Type srcType, Type resultType>
 
 def TT_IntToPtrOp : TT_UnaryCastOp<"int_to_ptr", TT_I64Like, TT_PtrLike> {
   let summary = "cast an i64 address to a pointer";
+  let hasCanonicalizer = 1;
 }
 def TT_PtrToIntOp : TT_UnaryCastOp<"ptr_to_int", TT_PtrLike, TT_I64Like> {
   let summary = "cast a pointer to its i64 address";
@@ -41,6 +45,7 @@ def TT_PtrToIntOp : TT_UnaryCastOp<"ptr_to_int", TT_PtrLike, TT_I64Like> {
 def TT_BitcastOp : TT_UnaryCastOp<"bitcast", TT_Type, TT_Type> {
   let summary = "reinterpret the bits of each element as another type of the same width";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TT_FpToFpOp : TT_Op<"fp_to_fp", [Pure, Elementwise, SameOperandsAndResultShape]> {
@@ -49,6 +54,7 @@ def TT_FpToFpOp : TT_Op<"fp_to_fp", [Pure, Elementwise, SameOperandsAndResultSha
   let results = (outs TT_FloatLike:$result);
   let assemblyFormat =
       "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def TT_ClampFOp : TT_Op<"clampf", [Pure, Elementwise, SameOperandsAndResultType]> {
@@ -120,6 +126,7 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
   // The result type is implied by the pointer type, as are mask and other.
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite]>]> {
@@ -128,6 +135,7 @@ def TT_StoreOp : TT_Op<"store", [MemoryEffects<[MemWrite]>]> {
                        OptionalAttr<AnyAttr>:$cachePolicy, UnitAttr:$ignore_cta);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -157,6 +165,7 @@ def TT_AtomicStoreOp : TT_Op<"atomic_store", [MemoryEffects<[MemWrite]>]> {
   let arguments = (ins TT_PtrLike:$ptr, TT_Type:$value, Optional<TT_BoolLike>:$mask,
                        TT_MemSemanticAttr:$sem, TT_MemSyncScopeAttr:$scope);
   let hasCustomAssemblyFormat = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_AtomicPollOp : TT_Op<"atomic_poll", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -257,6 +266,7 @@ def TT_JoinOp : TT_Op<"join", [Pure, SameOperandsAndResultElementType, AllTypesM
   let arguments = (ins TT_Tensor:$lhs, TT_Tensor:$rhs);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def TT_SplitOp : TT_Op<"split", [Pure, AllTypesMatch<["outLHS", "outRHS"]>]> {
@@ -264,6 +274,7 @@ def TT_SplitOp : TT_Op<"split", [Pure, AllTypesMatch<["outLHS", "outRHS"]>]> {
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$outLHS, TT_Tensor:$outRHS);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($outLHS)";
+  let hasFolder = 1;
 }
 
 def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
@@ -299,6 +310,7 @@ def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
   let results = (outs RankedTensorOf<[I32]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -325,6 +337,7 @@ def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
   let results = (outs Variadic<TT_Type>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def TT_ReduceReturnOp : TT_Op<"reduce.return", [HasParent<"ReduceOp">, Pure, Terminator,
@@ -339,6 +352,8 @@ def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock]> {
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
   let results = (outs Variadic<TT_Tensor>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure, Terminator,
@@ -392,6 +407,7 @@ def TT_GatherOp : TT_Op<"gather", [Pure]> {
                        UnitAttr:$efficient_layout);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
@@ -410,6 +426,7 @@ def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
     `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict
     `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -433,6 +450,7 @@ def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [MemoryEffects<[MemRead]>]> {
                        OptionalAttr<AnyAttr>:$cachePolicy);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -441,6 +459,7 @@ def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [MemoryEffects<[MemRead, Me
   let assemblyFormat = [{
     $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
   }];
+  let hasVerifier = 1;
 }
 
 def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -450,6 +469,7 @@ def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [MemoryEffects<[MemRead, 
   let assemblyFormat = [{
     $kind `,` $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
   }];
+  let hasVerifier = 1;
 }
 
 def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [MemoryEffects<[MemRead]>]> {
@@ -460,6 +480,7 @@ def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [MemoryEffects<[MemRead]>
   let assemblyFormat = [{
     $desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -469,6 +490,7 @@ def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [MemoryEffects<[MemRead
   let assemblyFormat = [{
     $desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,11 +22,15 @@ def TTG_Dialect : Dialect {
     that says how its elements are spread over registers, lanes, warps and
     CTAs, and tiles may be staged in shared memory through `!ttg.memdesc`
     values. Module-level settings (`ttg.num-warps`, `ttg.threads-per-warp`,
-    `ttg.num-ctas`, `ttg.target`, ...) are plain discardable attributes.
+    `ttg.num-ctas`, `ttg.target`, ...) are discardable attributes; as in
+    triton, `ttg.num-warps` may only be set on a module or a `tt.func` and the
+    others only on a module.
   }];
   let dependentDialects = ["::tritium::tt::TTDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // Module settings may only be set where triton reads them.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

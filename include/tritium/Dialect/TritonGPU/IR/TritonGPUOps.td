@@ -24,7 +24,15 @@ include "tritium/Dialect/TritonGPU/IR/TritonGPUTypes.td"
 // resource, the one `tt.load`/`tt.store` use.
 def TTG_SharedMemory : Resource<"::tritium::ttg::SharedMemory">;
 
-class TTG_Op<string mnemonic, list<Trait> traits = []> : Op<TTG_Dialect, mnemonic, traits>;
+// Like triton, every ttg op checks the encodings of its tensors and memory
+// descriptors against the module it runs in.
+def TTG_VerifyMemDescLayoutsTrait : NativeOpTrait<"VerifyMemDescLayoutsTrait"> {
+  let cppNamespace = "::tritium::ttg";
+}
+
+class TTG_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TTG_Dialect, mnemonic,
+         !listconcat(traits, [TT_VerifyTensorLayoutsTrait, TTG_VerifyMemDescLayoutsTrait])>;
 
 def TTG_I1Tensor : RankedTensorOf<[I1]>;
 def TTG_TensorOrMemDesc : AnyTypeOf<[TT_Type, TTG_MemDescType]>;
@@ -292,8 +300,12 @@ def TTG_MaskOp : TTG_Op<"mask", [SingleBlock]> {
 def TTG_MaskReturnOp : TTG_Op<"mask.return", [HasParent<"MaskOp">, Pure, Terminator,
                                               ReturnLike]> {
   let summary = "terminator of `ttg.mask`";
+  let description = [{
+    Printed as `ttg.mask.return %v : type`. Without values triton prints a colon and nothing
+    after it, which its own parser rejects; this one accepts it.
+  }];
   let arguments = (ins Variadic<AnyType>:$result);
-  let assemblyFormat = "$result attr-dict `:` type($result)";
+  let hasCustomAssemblyFormat = 1;
 }
 
 //===----------------------------------------------------------------------===//
