@@ -9,7 +9,7 @@ file with triton's own dialects before tritium lowers it, as one program: grid (
    #ttg.padded_shared, #ttg.amd_rotating_shared and #ttg.shared_linear.
 2. Operations: ttg.fp4_to_fp, ttg.predicate_stage, ttg.mask, ttg.local_atomic_scatter_rmw,
    ttg.memdesc_reshape, ttg.local_gather, ttg.local_scatter.
-3. ttg.memdesc_reinterpret, which tritium does not lower yet, fails with a clear error.
+3. ttg.memdesc_reinterpret: the same bytes read as another element type.
 """
 
 import itertools
@@ -134,13 +134,10 @@ def test_mask_region_runs_only_when_predicate_holds(flag):
         assert torch.equal(y, torch.zeros(64)) and torch.equal(s, torch.zeros(1))
 
 
-@pytest.mark.xfail(
-    strict=True, raises=triton.CompilationError,
-    reason="triton prints the terminator of a ttg.mask without results as `ttg.mask.return  : `, which "
-    "neither triton's nor tritium's parser reads back; tritium parses triton's printed module, so it fails "
-    "with 'error: expected non-function type'")
 @pytest.mark.parametrize("flag", [1, 0])
 def test_mask_without_results_predicates_its_store(flag):
+    # triton prints this region's terminator as `ttg.mask.return :`, which its own parser rejects;
+    # tritium reads the module triton prints, so its parser accepts that form.
     x = torch.randn(64, generator=_generator())
     w = torch.full((64, ), 5.0)
     _launch("mask_without_results", x, w, flag)
@@ -240,14 +237,8 @@ def test_local_gather_scatter_and_memdesc_reshape():
     assert torch.equal(scattered, torch.full((64, ), -1.0).index_put((si.long(), ), sv))
 
 
-# --- not lowered yet ------------------------------------------------------------------------------
-
-
-def test_memdesc_reinterpret_is_rejected_clearly():
-    # Current limitation: tritium does not lower ttg.memdesc_reinterpret yet. When it does, this
-    # test should become a run test: y == x.view(torch.int32).
+def test_memdesc_reinterpret_views_the_same_bytes():
+    # The tile is the second buffer of its allocation: the view starts at its byte offset.
     x, y = torch.randn(8, 8), torch.zeros(8, 8, dtype=torch.int32)
-    with pytest.raises(triton.CompilationError) as info:
-        _launch("memdesc_reinterpret", x, y)
-    assert "tritium cannot lower 'ttg.memdesc_reinterpret'" in str(info.value)
-    assert info.value.op == "ttg.memdesc_reinterpret"
+    _launch("memdesc_reinterpret", x, y)
+    assert torch.equal(y, x.view(torch.int32))

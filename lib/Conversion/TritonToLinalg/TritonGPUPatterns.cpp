@@ -54,7 +54,20 @@ struct LocalAllocConversion : OpConversionPattern<ttg::LocalAllocOp> {
     ArrayRef<int64_t> allocShape =
         memdesc.getAllocShape().empty() ? memdesc.getShape() : memdesc.getAllocShape();
     auto allocType = MemRefType::get(allocShape, type.getElementType());
-    Value buffer = memref::AllocOp::create(rewriter, loc, allocType);
+    Value buffer;
+    if (type.getElementType().isInteger(1)) {
+      buffer = memref::AllocOp::create(rewriter, loc, allocType);
+    } else {
+      // Bytes first, typed view second: memdesc_reinterpret views the same bytes as another
+      // element type, which memref.view allows only on an i8 buffer.
+      int64_t bytes = allocType.getNumElements() * (type.getElementTypeBitWidth() / 8);
+      Value raw = memref::AllocOp::create(rewriter, loc,
+                                          MemRefType::get({bytes}, rewriter.getI8Type()),
+                                          rewriter.getI64IntegerAttr(64));
+      buffer = memref::ViewOp::create(rewriter, loc, allocType, raw,
+                                      arith::ConstantIndexOp::create(rewriter, loc, 0),
+                                      ValueRange{});
+    }
     Value view = buffer;
     if (allocType.getShape() != type.getShape()) {
       // The memdesc views the first tile of a larger allocation.
@@ -79,6 +92,47 @@ struct LocalDeallocConversion : OpConversionPattern<ttg::LocalDeallocOp> {
   LogicalResult matchAndRewrite(ttg::LocalDeallocOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The i8 buffer a shared tile's view was made from, found through the view ops tritium
+/// creates (null when the tile arrives through a block argument).
+Value rawBufferOf(Value tile) {
+  while (Operation *def = tile.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::ViewOp>(def))
+      return view.getSource();
+    if (!isa<memref::CastOp, memref::SubViewOp, memref::TransposeOp, memref::ReinterpretCastOp>(
+            def))
+      return Value();
+    tile = def->getOperand(0);
+  }
+  return Value();
+}
+
+/// The same bytes as another shape and element type: a memref.view of the tile's i8
+/// allocation at the tile's byte offset.
+struct MemDescReinterpretConversion : OpConversionPattern<ttg::MemDescReinterpretOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MemDescReinterpretOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value raw = rawBufferOf(adaptor.getSrc());
+    if (!raw)
+      return op.emitError("tritium lowers ttg.memdesc_reinterpret of a shared tile whose "
+                          "ttg.local_alloc is in the same function and reached through view "
+                          "ops, not through a loop-carried or function argument");
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    auto srcType = cast<MemRefType>(adaptor.getSrc().getType());
+    // The source's element offset within its typed allocation, in bytes.
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc, adaptor.getSrc());
+    Value byteOffset = arith::MulIOp::create(
+        rewriter, loc, metadata.getOffset(),
+        arith::ConstantIndexOp::create(rewriter, loc, srcType.getElementTypeBitWidth() / 8));
+    Value view = memref::ViewOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()), raw, byteOffset,
+        ValueRange{});
+    rewriter.replaceOpWithNewOp<memref::CastOp>(op, type, view);
     return success();
   }
 };
@@ -419,6 +473,7 @@ void populateTritonGPUPatterns(TypeConverter &converter, RewritePatternSet &patt
   patterns.add<ConvertLayoutConversion, LocalAllocConversion, LocalDeallocConversion,
                LocalLoadConversion, LocalStoreConversion, MemDescIndexConversion,
                MemDescSubsliceConversion, MemDescTransConversion, MemDescReshapeConversion,
+               MemDescReinterpretConversion,
                LocalGatherConversion, LocalScatterConversion, LocalAtomicScatterRMWConversion,
                Fp4ToFpConversion, PredicateStageConversion, MaskConversion, BarrierConversion>(
       converter, patterns.getContext());

@@ -16,9 +16,11 @@ tt.func @convert_layout(%x: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #b
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
-// A shared tile is a buffer; storing a tensor materializes it there; loading copies it out.
+// A shared tile is a typed view of a byte buffer; storing a tensor materializes it there;
+// loading copies it out.
 // CHECK-LABEL: func.func @alloc_store_load
-// CHECK: %[[BUF:.+]] = memref.alloc() : memref<16x32xf16>
+// CHECK: %[[RAW:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+// CHECK: %[[BUF:.+]] = memref.view %[[RAW]][%{{.+}}][] : memref<1024xi8> to memref<16x32xf16>
 // CHECK: %[[TILE:.+]] = memref.cast %[[BUF]] : memref<16x32xf16> to memref<16x32xf16, strided<[?, ?], offset: ?>>
 // CHECK: bufferization.materialize_in_destination %{{.+}} in writable %[[TILE]]
 // CHECK: %[[COPY:.+]] = memref.alloc() : memref<16x32xf16>
@@ -39,7 +41,7 @@ tt.func @alloc_store_load(%x: tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, 
 #smem = #ttg.shared_memory
 // Multi-buffered tiles: memdesc_index, memdesc_subslice and memdesc_trans are views.
 // CHECK-LABEL: func.func @views
-// CHECK: %[[BUF:.+]] = memref.alloc() : memref<2x16x32xf16>
+// CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<2048xi8> to memref<2x16x32xf16>
 // CHECK: memref.subview %{{.+}}[%{{.+}}, 0, 0] [1, 16, 32] [1, 1, 1]
 // CHECK: memref.subview %{{.+}}[0, 16] [16, 16] [1, 1]
 // CHECK: memref.transpose %{{.+}} (d0, d1) -> (d1, d0)
@@ -160,4 +162,22 @@ tt.func @local_atomic_scatter_rmw(%v: tensor<128xf32, #blocked>, %i: tensor<128x
   %m = ttg.local_alloc : () -> !ttg.memdesc<128xf32, #shared, #smem, mutable>
   %0 = ttg.local_atomic_scatter_rmw fadd, %m[%i], %v {axis = 0 : i32} : (!ttg.memdesc<128xf32, #shared, #smem, mutable>, tensor<128xf32, #blocked>, tensor<128xi32, #blocked>) -> tensor<128xf32, #blocked>
   tt.return %0 : tensor<128xf32, #blocked>
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+// memdesc_reinterpret views the same bytes, at the source's byte offset, as another type.
+// CHECK-LABEL: func.func @memdesc_reinterpret
+// CHECK: %[[RAW:.+]] = memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+// CHECK: %[[TILE:.+]] = memref.cast %{{.+}} : memref<8x8xf32, strided<[?, ?], offset: ?>> to memref<8x8xf32, strided<[?, ?], offset: ?>>
+// CHECK: %{{.+}}, %[[OFFSET:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[TILE]]
+// CHECK: %[[BYTES:.+]] = arith.muli %[[OFFSET]], %c4
+// CHECK: memref.view %[[RAW]][%[[BYTES]]][] : memref<512xi8> to memref<8x8xi32>
+tt.func @memdesc_reinterpret(%i: i32) attributes {"ttg.num-warps" = 4 : i32} {
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<2x8x8xf32, #shared, #smem, mutable>
+  %1 = ttg.memdesc_index %0[%i] : !ttg.memdesc<2x8x8xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x8xf32, #shared, #smem, mutable>
+  %2 = ttg.memdesc_reinterpret %1 : !ttg.memdesc<8x8xf32, #shared, #smem, mutable> -> !ttg.memdesc<8x8xi32, #shared, #smem, mutable>
+  tt.return
 }
