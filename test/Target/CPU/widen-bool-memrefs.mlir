@@ -14,3 +14,14 @@ func.func @bools(%v: i1, %i: index) -> i1 {
   memref.dealloc %m : memref<8xi1>
   return %r : i1
 }
+
+// A constant bool tile is a global of bytes 0 and 1.
+// CHECK: memref.global "private" constant @mask : memref<4xi8> = dense<[1, 0, 0, 1]>
+// CHECK-LABEL: func.func @constant_bools
+// CHECK: memref.get_global @mask : memref<4xi8>
+memref.global "private" constant @mask : memref<4xi1> = dense<[true, false, false, true]>
+func.func @constant_bools(%i: index) -> i1 {
+  %m = memref.get_global @mask : memref<4xi1>
+  %r = memref.load %m[%i] : memref<4xi1>
+  return %r : i1
+}

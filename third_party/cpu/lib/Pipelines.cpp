@@ -3,6 +3,8 @@
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -25,6 +27,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters());
   pm.addNestedPass<func::FuncOp>(createInterchangeMatmulLoops());
 
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -36,11 +39,23 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   bufferization::buildBufferDeallocationPipeline(pm);
 
+  // The C block of a register-tiled matmul leaves memory for the length of its K loop.
+  pm.addNestedPass<func::FuncOp>(createLoopInvariantCodeMotionPass());
+  pm.addNestedPass<func::FuncOp>(createHoistAccumulatorTransfers());
+  pm.addNestedPass<func::FuncOp>(
+      createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addPass(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createWidenBoolMemRefs());
   pm.addPass(createExpandMathToPolynomials());
   pm.addPass(createGuardIntegerDivision());
+  // bf16 arithmetic left to LLVM goes through f32 and back with an instruction that flushes
+  // subnormals; computing in f32 explicitly leaves the rounding to the expansion below.
+  pm.addPass(createExpandBFloat16Conversions()); // negations first: on the bits
+  arith::ArithEmulateUnsupportedFloatsOptions bf16InF32;
+  bf16InF32.sourceTypeStrs = {"bf16"};
+  bf16InF32.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(bf16InF32));
   pm.addPass(createExpandBFloat16Conversions());
   pm.addPass(createCanonicalizerPass());
   // Strided views expand into affine.apply, which lower-affine must then see.
@@ -48,6 +63,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertVectorToLLVMPassOptions vectorOptions;
+  vectorOptions.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -44,6 +44,23 @@ struct StoreBool : OpConversionPattern<memref::StoreOp> {
   }
 };
 
+/// Constant bool tiles become globals of bytes holding 0 or 1.
+struct WidenBoolGlobal : OpConversionPattern<memref::GlobalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(memref::GlobalOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    Attribute initial = op.getInitialValueAttr();
+    if (auto dense = dyn_cast_or_null<DenseIntElementsAttr>(initial))
+      initial = dense.mapValues(rewriter.getI8Type(),
+                                [](const APInt &bit) { return bit.zext(8); });
+    rewriter.replaceOpWithNewOp<memref::GlobalOp>(op, op.getSymName(), op.getSymVisibilityAttr(),
+                                                  type, initial, op.getConstant(),
+                                                  op.getAlignmentAttr());
+    return success();
+  }
+};
+
 /// Any other op on bool buffers (alloc, dealloc, views, casts, metadata) keeps its meaning
 /// with the widened types.
 struct RetypeBoolBufferOp : ConversionPattern {
@@ -77,12 +94,14 @@ struct WidenBoolMemRefsPass : impl::WidenBoolMemRefsBase<WidenBoolMemRefsPass> {
     RewritePatternSet patterns(context);
     ConversionTarget target(*context);
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        return !isBoolMemRef(global.getType());
       if (auto func = dyn_cast<func::FuncOp>(op))
         return converter.isSignatureLegal(func.getFunctionType()) &&
                converter.isLegal(&func.getBody());
       return converter.isLegal(op);
     });
-    patterns.add<LoadBool, StoreBool>(converter, context);
+    patterns.add<LoadBool, StoreBool, WidenBoolGlobal>(converter, context);
     patterns.add<RetypeBoolBufferOp>(converter, context);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -90,7 +90,8 @@ def ExpandBFloat16Conversions : Pass<"tritium-cpu-expand-bf16-conversions"> {
   let description = [{
     On CPUs with AVX512-BF16, LLVM converts f32 to bf16 with an instruction that flushes
     subnormal inputs to zero. `arith.truncf %x : f32 to bf16` becomes round-to-nearest-even on
-    the bits (`arith.extf` from bf16 becomes a shift), which is exact for every input.
+    the bits (`arith.extf` from bf16 becomes a shift), which is exact for every input;
+    `arith.negf` on bf16 flips the sign bit.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
@@ -113,6 +114,31 @@ def ExpandFloat8Conversions : Pass<"tritium-cpu-expand-fp8-conversions"> {
     constant with different rounding.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
+def TileMatmulsIntoRegisters : Pass<"tritium-cpu-tile-matmuls-into-registers",
+                                     "mlir::func::FuncOp"> {
+  let summary = "Tile f32/f64 matmuls into register blocks of C and vectorize each K step";
+  let description = [{
+    A static `linalg.matmul` whose M and N divide a register block (8x32, 4x32, 4x16 or
+    2x16 for f32; half as wide for f64) becomes loops over blocks of C and over K, each step
+    a `vector.contract` of an (mr x 1) column of A and a (1 x nr) row of B into the block.
+    Other matmuls are left to the plain loop nest.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def HoistAccumulatorTransfers : Pass<"tritium-cpu-hoist-accumulator-transfers",
+                                      "mlir::func::FuncOp"> {
+  let summary = "Hoist loop-invariant vector transfer pairs out of loops that run";
+  let description = [{
+    `vector.transfer_read` and `vector.transfer_write` of the same buffer at loop-invariant
+    indices inside an `scf.for` become one read before the loop, a loop-carried vector and
+    one write after it; the register block of a tiled matmul stays in registers along K.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::scf::SCFDialect"];
 }
 
 #endif // TRITIUM_TARGET_CPU_PASSES

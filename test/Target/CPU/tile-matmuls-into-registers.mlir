@@ -1,0 +1,40 @@
+// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-tile-matmuls-into-registers))" | FileCheck %s
+
+// 32x32 f32: blocks of 8 rows x 32 columns (two 512-bit vectors) of C, stepped along K one
+// column of A and one row of B at a time.
+// CHECK-LABEL: func.func @f32_blocks
+// CHECK: scf.for %[[M:.+]] = %{{.+}} to %c32 step %c8
+// CHECK: scf.for %[[N:.+]] = %{{.+}} to %c32{{.*}} step %c32
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %c16 step %c1
+// CHECK: tensor.extract_slice %arg0[%[[M]], %[[K]]] [8, 1] [1, 1]
+// CHECK: tensor.extract_slice %arg1[%[[K]], %[[N]]] [1, 32] [1, 1]
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.matmul
+func.func @f32_blocks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<32x16xf32>, tensor<16x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}
+
+// -----
+
+// f64 lanes are half as many: 4 x 8 when M is not a multiple of 8.
+// CHECK-LABEL: func.func @f64_blocks
+// CHECK: vector.contract {{.+}} : vector<4x1xf64>, vector<1x16xf64> into vector<4x16xf64>
+func.func @f64_blocks(%a: tensor<12x8xf64>, %b: tensor<8x16xf64>, %c: tensor<12x16xf64>) -> tensor<12x16xf64> {
+  %0 = linalg.matmul ins(%a, %b : tensor<12x8xf64>, tensor<8x16xf64>) outs(%c : tensor<12x16xf64>) -> tensor<12x16xf64>
+  return %0 : tensor<12x16xf64>
+}
+
+// -----
+
+// No block divides N = 24, and mixed element types are left alone: the plain loop nest runs them.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: vector.contract
+// CHECK: linalg.matmul {{.+}} -> tensor<16x24xf32>
+// CHECK: linalg.matmul {{.+}} -> tensor<16x32xf32>
+func.func @left_alone(%a: tensor<16x8xf32>, %b: tensor<8x24xf32>, %c: tensor<16x24xf32>,
+                      %h: tensor<16x8xf16>, %g: tensor<8x32xf16>, %d: tensor<16x32xf32>) -> (tensor<16x24xf32>, tensor<16x32xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x24xf32>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>
+  %1 = linalg.matmul ins(%h, %g : tensor<16x8xf16>, tensor<8x32xf16>) outs(%d : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0, %1 : tensor<16x24xf32>, tensor<16x32xf32>
+}
