@@ -67,22 +67,24 @@ struct ConvertTritonToLinalgPass
       if (std::optional<OperationName> root = pattern->getRootKind())
         lowered.insert(root->getStringRef());
     bool ok = true;
-    module.walk([&](Operation *op) {
+    // Pre-order, so that the ops inside a rejected op (the regions of warp_specialize) are
+    // not reported again.
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
       if (!isa<tt::TTDialect, ttg::TTGDialect>(op->getDialect()) ||
           lowered.contains(op->getName().getStringRef()))
-        return;
+        return WalkResult::advance();
       if (isa<ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(op))
-        return;
+        return WalkResult::advance();
       std::string reason = reasonWithoutCPUMeaning(op);
       if (!reason.empty()) {
         op->emitError() << "tritium cannot lower '" << op->getName() << "': " << reason;
         ok = false;
-        return;
+        return WalkResult::skip();
       }
       // Terminators of regions that their parent's lowering consumes.
       if (isa<tt::ReduceReturnOp, tt::ScanReturnOp, tt::MapElementwiseReturnOp, ttg::MaskReturnOp>(
               op))
-        return;
+        return WalkResult::advance();
       if (isa<tt::ElementwiseInlineAsmOp>(op))
         op->emitError() << "tritium cannot lower '" << op->getName()
                         << "': inline assembly is written for a GPU instruction set and has no "
@@ -91,6 +93,7 @@ struct ConvertTritonToLinalgPass
         op->emitError() << "tritium cannot lower '" << op->getName()
                         << "' yet: no conversion to linalg exists for this operation";
       ok = false;
+      return WalkResult::skip();
     });
     return success(ok);
   }

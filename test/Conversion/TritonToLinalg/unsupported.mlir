@@ -25,3 +25,39 @@ tt.func @dot_scaled_fp6(%a: tensor<16x32xi8>, %b: tensor<32x8xbf16>, %c: tensor<
   %0 = tt.dot_scaled %a, %b, %c lhs = e2m3 rhs = bf16 {fastMath = false} : tensor<16x32xi8> * tensor<32x8xbf16> -> tensor<16x8xf32>
   tt.return %0 : tensor<16x8xf32>
 }
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @warp_specialize(%arg0: tensor<128xf32, #blocked>, %arg1: i32) -> tensor<128xf32, #blocked> {
+    // expected-error @+1 {{tritium cannot lower 'ttg.warp_specialize': warp specialization divides a program among GPU warps; a CPU program is one thread}}
+    %0 = ttg.warp_specialize(%arg1)
+    default {
+      ttg.warp_yield %arg0 : tensor<128xf32, #blocked>
+    }
+    partition0(%arg2: i32) num_warps(4) {
+      ttg.warp_return
+    } : (i32) -> tensor<128xf32, #blocked>
+    tt.return %0 : tensor<128xf32, #blocked>
+  }
+}
+
+// -----
+
+tt.func @global_scratch() {
+  // expected-error @+1 {{tritium cannot lower 'ttg.global_scratch_alloc': global scratch memory is allocated by the GPU launcher}}
+  %0 = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @ttg_inline_asm(%arg0: tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked> {
+    // expected-error @+1 {{tritium cannot lower 'ttg.inline_asm': inline assembly is written for a GPU instruction set}}
+    %0 = ttg.inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", pure = true} %arg0 : (tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    tt.return %0 : tensor<128xf32, #blocked>
+  }
+}
