@@ -24,3 +24,23 @@ def random_tensor(shape, dtype):
     if dtype == torch.bool:
         return torch.rand(shape) > 0.5
     return torch.randint(-1000, 1000, shape, dtype=torch.int64).to(dtype)
+
+
+# Integer dtypes as two's complement hardware sees them.
+BITS = {torch.int8: 8, torch.int16: 16, torch.int32: 32, torch.int64: 64, torch.uint8: 8, torch.uint16: 16,
+        torch.uint32: 32, torch.uint64: 64}
+SIGNED = {torch.int8, torch.int16, torch.int32, torch.int64}
+
+
+def int_range(dtype):
+    bits = BITS[dtype]
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dtype in SIGNED else (0, (1 << bits) - 1)
+
+
+def wrap(value, dtype):
+    """The Python int `value` reduced to `dtype`'s range, as two's complement hardware wraps it."""
+    bits = BITS[dtype]
+    value &= (1 << bits) - 1
+    if dtype in SIGNED and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value

@@ -32,6 +32,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
+from conftest import BITS, SIGNED, int_range, wrap
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -43,9 +44,6 @@ NP = {torch.int8: np.int8, torch.int16: np.int16, torch.int32: np.int32, torch.i
 TL = {torch.int8: tl.int8, torch.int16: tl.int16, torch.int32: tl.int32, torch.int64: tl.int64, torch.uint8: tl.uint8,
       torch.uint16: tl.uint16, torch.uint32: tl.uint32, torch.uint64: tl.uint64, torch.float16: tl.float16,
       torch.bfloat16: tl.bfloat16, torch.float32: tl.float32, torch.float64: tl.float64, torch.bool: tl.int1}
-BITS = {torch.int8: 8, torch.int16: 16, torch.int32: 32, torch.int64: 64, torch.uint8: 8, torch.uint16: 16,
-        torch.uint32: 32, torch.uint64: 64}
-SIGNED = {torch.int8, torch.int16, torch.int32, torch.int64}
 UNSIGNED = [torch.uint16, torch.uint32, torch.uint64]
 INTS = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8] + UNSIGNED
 FLOATS = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
@@ -59,20 +57,6 @@ def name(dtype):
 
 def names(dtypes):
     return [name(d) for d in dtypes]
-
-
-def int_range(dtype):
-    bits = BITS[dtype]
-    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dtype in SIGNED else (0, (1 << bits) - 1)
-
-
-def wrap(value, dtype):
-    """The Python int `value` reduced to `dtype` as two's complement hardware does."""
-    bits = BITS[dtype]
-    value &= (1 << bits) - 1
-    if dtype in SIGNED and value >= 1 << (bits - 1):
-        value -= 1 << bits
-    return value
 
 
 def make_ints(values, dtype):

@@ -24,6 +24,8 @@ import triton
 import triton.language as tl
 from triton._C.libtriton import interpreter as triton_interpreter_helpers
 
+from conftest import BITS, SIGNED, int_range, wrap
+
 INT_DTYPES = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint32]
 FLOAT_DTYPES = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
 ALL_DTYPES = FLOAT_DTYPES + INT_DTYPES
@@ -31,25 +33,6 @@ ALL_DTYPES = FLOAT_DTYPES + INT_DTYPES
 
 def _ids(dtypes):
     return [str(d).replace("torch.", "") for d in dtypes]
-
-
-BITS = {torch.int8: 8, torch.int16: 16, torch.int32: 32, torch.int64: 64, torch.uint8: 8, torch.uint32: 32,
-        torch.uint64: 64}
-SIGNED = {torch.int8, torch.int16, torch.int32, torch.int64}
-
-
-def int_range(dtype):
-    bits = BITS[dtype]
-    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dtype in SIGNED else (0, (1 << bits) - 1)
-
-
-def wrap(value, dtype):
-    """`value` (a Python int) reduced to `dtype`'s range, as the hardware wraps it."""
-    bits = BITS[dtype]
-    value &= (1 << bits) - 1
-    if dtype in SIGNED and value >= 1 << (bits - 1):
-        value -= 1 << bits
-    return value
 
 
 def ints(values, dtype):

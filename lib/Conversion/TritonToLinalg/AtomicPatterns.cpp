@@ -71,17 +71,10 @@ LogicalResult emitAtomic(OpTy op, Value mask, ConversionPatternRewriter &rewrite
   auto guarded = [&](OpBuilder &b, Location loc, ValueRange indices) -> Value {
     Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
     Value maskElement = mask ? elements.elementAt(b, loc, mask, indices) : Value();
-    if (!maskElement)
-      return atomic(b, loc, ptr, indices, elements);
-    auto ifOp = scf::IfOp::create(
+    return valueUnderMask(
         b, loc, maskElement,
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, atomic(b, loc, ptr, indices, elements));
-        },
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, zeroOf(b, loc, elementType));
-        });
-    return ifOp.getResult(0);
+        [&](OpBuilder &b, Location loc) { return atomic(b, loc, ptr, indices, elements); },
+        [&](OpBuilder &b, Location loc) { return zeroOf(b, loc, elementType); });
   };
   auto tileType = dyn_cast<RankedTensorType>(op.getType());
   if (!tileType) {

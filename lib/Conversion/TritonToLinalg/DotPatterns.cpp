@@ -78,13 +78,7 @@ Value scaledOperandAsF32(OpBuilder &b, Location loc, Value value, Value scale,
           indices.push_back(linalg::IndexOp::create(b, loc, d));
         Value element;
         if (format == tt::ScaleDotElemType::E2M1) {
-          SmallVector<Value> packed(indices);
-          packed[packedDim] = arith::DivUIOp::create(b, loc, indices[packedDim], index(2));
-          Value byte = tensor::ExtractOp::create(b, loc, value, packed);
-          Value odd = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ne,
-              arith::RemUIOp::create(b, loc, indices[packedDim], index(2)), index(0));
-          element = decodeE2M1(b, loc, e2m1NibbleOf(b, loc, byte, odd));
+          element = e2m1ElementAt(b, loc, value, indices, packedDim);
         } else {
           element = tensor::ExtractOp::create(b, loc, value, indices);
           element = arith::ExtFOp::create(b, loc, b.getF32Type(), element);

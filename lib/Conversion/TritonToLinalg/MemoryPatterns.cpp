@@ -38,15 +38,9 @@ Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other
       value = arith::BitcastOp::create(b, loc, pointee, value);
     return value;
   };
-  if (!mask)
-    return load(b, loc);
-  if (!other)
+  if (mask && !other)
     other = zeroOf(b, loc, reinterpret ? pointee : type);
-  auto ifOp = scf::IfOp::create(
-      b, loc, mask,
-      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, load(b, loc)); },
-      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, other); });
-  return ifOp.getResult(0);
+  return valueUnderMask(b, loc, mask, load, [&](OpBuilder &, Location) { return other; });
 }
 
 void storeElement(OpBuilder &b, Location loc, Value ptr, Value value, Value mask,

@@ -3,6 +3,7 @@
 #include "MicroscaleFormats.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
@@ -43,10 +44,18 @@ Value decodeE8M0(OpBuilder &b, Location loc, Value scale) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
 }
 
-Value e2m1NibbleOf(OpBuilder &b, Location loc, Value byte, Value high) {
+Value e2m1ElementAt(OpBuilder &b, Location loc, Value packed, ValueRange indices,
+                    unsigned packedDim) {
+  Value two = arith::ConstantIndexOp::create(b, loc, 2);
+  SmallVector<Value> at(indices);
+  at[packedDim] = arith::DivUIOp::create(b, loc, indices[packedDim], two);
+  Value byte = tensor::ExtractOp::create(b, loc, packed, at);
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    arith::RemUIOp::create(b, loc, indices[packedDim], two),
+                                    arith::ConstantIndexOp::create(b, loc, 0));
   Value bits = arith::ExtUIOp::create(b, loc, b.getI32Type(), byte);
-  Value shifted = arith::ShRUIOp::create(b, loc, bits, arith::ConstantIntOp::create(b, loc, 4, 32));
-  return arith::SelectOp::create(b, loc, high, shifted, bits);
+  Value high = arith::ShRUIOp::create(b, loc, bits, arith::ConstantIntOp::create(b, loc, 4, 32));
+  return decodeE2M1(b, loc, arith::SelectOp::create(b, loc, odd, high, bits));
 }
 
 } // namespace tritium

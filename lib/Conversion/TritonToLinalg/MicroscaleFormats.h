@@ -19,9 +19,10 @@ mlir::Value decodeE2M1(mlir::OpBuilder &b, mlir::Location loc, mlir::Value nibbl
 /// The f32 value 2^(s - 127) of the e8m0 scale byte `scale` (an i8): 0 is 2^-127, 255 NaN.
 mlir::Value decodeE8M0(mlir::OpBuilder &b, mlir::Location loc, mlir::Value scale);
 
-/// The i32 nibble of the i8 `byte` holding two e2m1 values: the high one when `high` (i1).
-mlir::Value e2m1NibbleOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byte,
-                         mlir::Value high);
+/// The f32 value at `indices` of a tensor of e2m1 pairs packed in i8 along `packedDim`
+/// (logical element i is byte i/2: the low nibble when i is even, the high one when odd).
+mlir::Value e2m1ElementAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed,
+                          mlir::ValueRange indices, unsigned packedDim);
 
 } // namespace tritium
 

@@ -31,6 +31,17 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
 }
 
+Value valueUnderMask(OpBuilder &b, Location loc, Value mask, ValueBuilder compute,
+                     ValueBuilder otherwise) {
+  if (!mask)
+    return compute(b, loc);
+  auto ifOp = scf::IfOp::create(
+      b, loc, mask,
+      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, compute(b, loc)); },
+      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, otherwise(b, loc)); });
+  return ifOp.getResult(0);
+}
+
 Value asTensorElement(OpBuilder &b, Location loc, Value value) {
   if (isa<LLVM::LLVMPointerType>(value.getType()))
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);

@@ -14,6 +14,13 @@ void forEachIndex(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t
 /// The zero of `type` (null for pointers).
 mlir::Value zeroOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);
 
+using ValueBuilder = llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location)>;
+
+/// `compute()` where the i1 `mask` holds and `otherwise()` where it does not (masked-off lanes
+/// run nothing of `compute`); just `compute()` without a mask.
+mlir::Value valueUnderMask(mlir::OpBuilder &b, mlir::Location loc, mlir::Value mask,
+                           ValueBuilder compute, ValueBuilder otherwise);
+
 /// Pointers are kept in tensors as i64 addresses.
 mlir::Value asTensorElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 

@@ -334,19 +334,11 @@ struct LocalAtomicScatterRMWConversion : OpConversionPattern<ttg::LocalAtomicSca
                                 adaptor.getDst(), at);
         return current;
       };
-      Value old;
-      if (Value mask = adaptor.getMask()) {
-        Value maskElement = tensor::ExtractOp::create(b, loc, mask, i);
-        auto ifOp = scf::IfOp::create(
-            b, loc, maskElement,
-            [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, update(b, loc)); },
-            [&](OpBuilder &b, Location loc) {
-              scf::YieldOp::create(b, loc, zeroOf(b, loc, type.getElementType()));
-            });
-        old = ifOp.getResult(0);
-      } else {
-        old = update(b, loc);
-      }
+      Value mask = adaptor.getMask();
+      Value maskElement = mask ? Value(tensor::ExtractOp::create(b, loc, mask, i)) : Value();
+      Value old = valueUnderMask(b, loc, maskElement, update, [&](OpBuilder &b, Location loc) {
+        return zeroOf(b, loc, type.getElementType());
+      });
       memref::StoreOp::create(b, loc, old, result, i);
     });
     rewriter.replaceOp(op, tileBufferAsTensor(rewriter, loc, result, type));
@@ -372,14 +364,7 @@ struct Fp4ToFpConversion : OpConversionPattern<ttg::Fp4ToFpOp> {
           SmallVector<Value> indices;
           for (unsigned d = 0; d < rank; ++d)
             indices.push_back(linalg::IndexOp::create(b, loc, d));
-          Value two = arith::ConstantIndexOp::create(b, loc, 2);
-          SmallVector<Value> packed(indices);
-          packed[axis] = arith::DivUIOp::create(b, loc, indices[axis], two);
-          Value byte = tensor::ExtractOp::create(b, loc, adaptor.getSrc(), packed);
-          Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                            arith::RemUIOp::create(b, loc, indices[axis], two),
-                                            arith::ConstantIndexOp::create(b, loc, 0));
-          Value value = decodeE2M1(b, loc, e2m1NibbleOf(b, loc, byte, odd));
+          Value value = e2m1ElementAt(b, loc, adaptor.getSrc(), indices, axis);
           linalg::YieldOp::create(
               b, loc, Value(arith::TruncFOp::create(b, loc, type.getElementType(), value)));
         });
