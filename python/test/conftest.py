@@ -44,3 +44,15 @@ def wrap(value, dtype):
     if dtype in SIGNED and value >= 1 << (bits - 1):
         value -= 1 << bits
     return value
+
+
+def numpy_float32_math_is_simd():
+    """Whether numpy's float32 exp, log, sin and cos run numpy's own SIMD algorithms, the ones tritium reproduces
+    (and so what Triton's interpreter computes). They do on x86 hosts with AVX2 and FMA3 (or AVX-512); elsewhere
+    numpy calls libm, whose results differ in the last bits."""
+    from numpy._core._multiarray_umath import __cpu_features__ as features
+    return bool(features.get("AVX2") and features.get("FMA3"))
+
+
+NUMPY_MATH_IS_LIBM_REASON = ("numpy's float32 exp/log/sin/cos call libm on this host (no AVX2+FMA3 dispatch), so "
+                             "the interpreter's results are libm's, not the SIMD algorithms tritium reproduces")

@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import random_kernels
+from conftest import NUMPY_MATH_IS_LIBM_REASON, numpy_float32_math_is_simd
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -93,21 +94,15 @@ def test_rand_matches_interpreter(name, interpreted):
     _assert_bit_identical(random_kernels.run_case(CASES[name]), interpreted[name])
 
 
-RANDN_XFAIL = pytest.mark.xfail(
-    reason="tl.randn is not bit-identical to the interpreter: 10-25% of values differ by 1-4 ulp (e.g. seed 0, "
-    "offset 3: tritium 0x3f21ac0d vs interpreter 0x3f21ac0c). The uniforms match bit for bit; the difference is "
-    "in log/cos/sin: the interpreter uses numpy's float32 log/cos/sin (up to 3 ulp from correctly rounded, "
-    "~20% of values off by 1+ ulp), tritium's polynomials are within 1 ulp (log off in 7.5%, cos/sin in 1.3%)",
-    strict=True)
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=RANDN_XFAIL) for n in _names("randn-")])
+@pytest.mark.xfail(not numpy_float32_math_is_simd(), reason=NUMPY_MATH_IS_LIBM_REASON, strict=True)
+@pytest.mark.parametrize("name", _names("randn-"))
 def test_randn_matches_interpreter(name, interpreted):
     _assert_bit_identical(random_kernels.run_case(CASES[name]), interpreted[name])
 
 
 @pytest.mark.parametrize("name", _names("randn-"))
 def test_randn_within_4_ulp_of_interpreter(name, interpreted):
+    """Holds on every host, also where the interpreter's numpy calls libm instead of its SIMD algorithms."""
     actual, expected = random_kernels.run_case(CASES[name]), interpreted[name]
     ulps = np.abs(actual.view(np.int32).astype(np.int64) - expected.view(np.int32).astype(np.int64))
     assert ulps.max() <= 4, f"max difference {ulps.max()} ulp"

@@ -47,6 +47,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createWidenBoolMemRefs());
+  // Before the generic polynomials: f32 exp/log/sin/cos give the interpreter's bits.
+  pm.addPass(createExpandMathLikeNumPy());
   pm.addPass(createExpandMathToPolynomials());
   pm.addPass(createGuardIntegerDivision());
   // bf16 arithmetic left to LLVM goes through f32 and back with an instruction that flushes

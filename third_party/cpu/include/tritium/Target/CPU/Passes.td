@@ -24,6 +24,21 @@ def InterchangeMatmulLoops : Pass<"tritium-cpu-interchange-matmul-loops", "mlir:
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def ExpandMathLikeNumPy : Pass<"tritium-cpu-expand-math-like-numpy"> {
+  let summary = "Compute f32 exp, log, sin and cos with numpy's float32 algorithms";
+  let description = [{
+    Triton's interpreter evaluates `tl.exp`, `tl.log`, `tl.sin` and `tl.cos` with numpy.
+    Replaying numpy's float32 algorithms (its SIMD loops on x86 hosts with FMA3) operation
+    for operation gives the same bits, so kernels such as `tl.randn` match the interpreter:
+    `%y = math.log %x : f32` becomes mantissa/exponent extraction, a rational approximation
+    by fused multiply-adds and special-value selects. sin and cos keep the math op (a libm
+    call) for |x| beyond their reduction range, as numpy does: under `scf.if` for scalars,
+    by `arith.select` for shaped values.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def ExpandMathToPolynomials : Pass<"tritium-cpu-expand-math-to-polynomials"> {
   let summary = "Replace f32 transcendental math ops by polynomial approximations";
   let description = [{
