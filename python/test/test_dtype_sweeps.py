@@ -182,24 +182,6 @@ def test_unsigned_masked_load_store(dtype):
     assert to_ints(dst) == values + [other] * 3 + [7] * 53
 
 
-BF16_FLUSH_REASON = ("bf16 subnormals are flushed to zero: LLVM's x86 backend keeps bf16 values in f32 registers and "
-                     "converts back with vcvtneps2bf16 (avx512_bf16), which is DAZ/FTZ; tritium computes bf16 "
-                     "arithmetic in f32 itself, but tl.fma on bf16 and masked loads of small (unrolled) bf16 "
-                     "blocks still take LLVM's path")
-
-
-def _host_converts_bf16_with_ftz():
-    """Whether the host has an instruction that LLVM uses for f32 -> bf16 and that flushes subnormals."""
-    try:
-        flags = open("/proc/cpuinfo").read().split()
-    except OSError:
-        return False
-    return "avx512_bf16" in flags or "avx_ne_convert" in flags
-
-
-BF16_FLUSH = pytest.mark.xfail(_host_converts_bf16_with_ftz(), strict=True, reason=BF16_FLUSH_REASON)
-
-
 @triton.jit
 def small_masked_copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
@@ -207,8 +189,7 @@ def small_masked_copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
 
 
 @pytest.mark.parametrize("dtype,block", [
-    pytest.param(d, b, id=f"{name(d)}-{b}", marks=[BF16_FLUSH] if (d, b) == (torch.bfloat16, 8) else [])
-    for d in (torch.float16, torch.bfloat16, torch.float32) for b in (8, 64)])
+    pytest.param(d, b, id=f"{name(d)}-{b}") for d in (torch.float16, torch.bfloat16, torch.float32) for b in (8, 64)])
 def test_masked_copy_keeps_float_bits(dtype, block):
     """A masked load + store must move the bits, subnormals included (small blocks are unrolled into scalar
     code, larger ones are not)."""
@@ -392,15 +373,7 @@ def test_unsigned_int_casts(src, dst):
     assert to_ints(out) == [wrap(v, dst) for v in values]
 
 
-INT_TO_BF16_TWICE = pytest.mark.xfail(
-    strict=True, reason="integer -> bf16 (sitofp/uitofp) is rounded twice, through f32, for |v| >= 2**24: "
-    "2**24 + 2**16 + 1 gives 2**24 instead of 2**24 + 2**17")
-
-
-@pytest.mark.parametrize("src,dst", [
-    pytest.param(s, d, id=f"{name(s)}-{name(d)}",
-                 marks=[INT_TO_BF16_TWICE] if d == torch.bfloat16 and s != torch.uint16 else [])
-    for s in UNSIGNED for d in FLOATS])
+@pytest.mark.parametrize("src,dst", [pytest.param(s, d, id=f"{name(s)}-{name(d)}") for s in UNSIGNED for d in FLOATS])
 def test_unsigned_to_float(src, dst):
     values = sample_ints(300, src, seed=6)
     # ties (2^e + an odd multiple of half an ulp, after an even and an odd significand) and their neighbours
@@ -414,9 +387,7 @@ def test_unsigned_to_float(src, dst):
     assert_bits_equal(out, expected, f"{name(src)} -> {name(dst)}")
 
 
-@pytest.mark.parametrize("src", [pytest.param(torch.int16, id="int16"),
-                                 pytest.param(torch.int32, id="int32", marks=INT_TO_BF16_TWICE),
-                                 pytest.param(torch.int64, id="int64", marks=INT_TO_BF16_TWICE)])
+@pytest.mark.parametrize("src", [torch.int16, torch.int32, torch.int64], ids=["int16", "int32", "int64"])
 def test_signed_to_bf16_rounds_once(src):
     """The signed counterpart of the bf16 ties above: each value is rounded once to bf16 (arith.sitofp)."""
     p = FORMATS[torch.bfloat16][0]
@@ -706,9 +677,51 @@ def test_fma_wide_exponents(dtype):
     assert_bits_equal(out, to_dtype(expected, dtype), f"fma {name(dtype)}")
 
 
-@pytest.mark.parametrize("dtype", [
-    pytest.param(torch.float16, id="float16"),
-    pytest.param(torch.bfloat16, id="bfloat16", marks=BF16_FLUSH)])
+def exact_fma(x, y, z, dtype):
+    """x * y + z for every element, computed exactly and rounded once to `dtype`."""
+    from fractions import Fraction
+    expected = []
+    with mpmath.workprec(3000):
+        for a, b, c in zip(x.double().tolist(), y.double().tolist(), z.double().tolist()):
+            if not all(map(math.isfinite, (a, b, c))):
+                expected.append(a * b + c)
+                continue
+            exact = Fraction(a) * Fraction(b) + Fraction(c)
+            expected.append(round_exact(mpmath.mpf(exact.numerator) / exact.denominator, dtype) if exact else
+                            (a * b + c))
+    return to_dtype(expected, dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["float16", "bfloat16"])
+def test_half_fma_rounds_once(dtype):
+    """tl.fma on 16-bit floats rounds x * y + z once. The product of two halves is exact in f32, but the sum
+    rounded to f32 and then to the half type can land on a tie the exact sum is not on: (1 + 2^-4)^2 = 1.125 +
+    2^-8 is a bf16 tie, and + 2^-40 must round it up."""
+    p = FORMATS[dtype][0]
+    tie = 1 + 2.0**-4  # squared: 1 + 2^-3 + 2^-8, a tie at bf16's precision
+    if dtype == torch.float16:
+        tie = 1 + 2.0**-6  # squared: 1 + 2^-5 + 2^-12, a tie at fp16's precision (11 bits)
+    nudges = [2.0**-24, -(2.0**-24), 2.0**-14, -(2.0**-14), 2.0**-20, 0.0]
+    if dtype == torch.bfloat16:
+        nudges += [2.0**-40, -(2.0**-40), 2.0**-126, -(2.0**-133), 2.0**-100]
+    x = [tie] * len(nudges) + [-tie] * len(nudges)
+    z = nudges + [-v for v in nudges]
+    g = torch.Generator().manual_seed(30 + p)
+    limit = 14 if dtype == torch.float16 else 60
+    rx = wide_floats(dtype, 500, seed=31, low_exp=-limit // 2, high_exp=limit // 2)
+    ry = wide_floats(dtype, 500, seed=32, low_exp=-limit // 2, high_exp=limit // 2)
+    rz = (rx.double() * ry.double() * (1 + (torch.rand(500, generator=g, dtype=torch.float64) - 0.5) * 2.0**-p))
+    rz = -rz.to(dtype)  # close to the product: cancellation, and the result is the product's low bits
+    rz[::4] = wide_floats(dtype, 500, seed=33, low_exp=-limit, high_exp=limit)[::4]
+    x = torch.cat([to_dtype(x, dtype), rx])
+    y = torch.cat([to_dtype([tie] * (2 * len(nudges)), dtype), ry])
+    z = torch.cat([to_dtype(z, dtype), rz])
+    out = torch.empty_like(x)
+    fma_kernel[(triton.cdiv(x.numel(), 256), )](x, y, z, out, x.numel(), BLOCK=256)
+    assert_bits_equal(out, exact_fma(x, y, z, dtype), f"fma {name(dtype)}")
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["float16", "bfloat16"])
 def test_half_fma_keeps_subnormals(dtype):
     tiny = float(torch.finfo(dtype).tiny)
     x = to_dtype([0.5, tiny / 4, 1.0, 3.0, -0.75], dtype)

@@ -4,7 +4,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
 
 namespace tritium::cpu {
 #define GEN_PASS_DEF_EXPANDBFLOAT16CONVERSIONS
@@ -39,12 +42,144 @@ struct NegateBFloat16OnBits : OpRewritePattern<arith::NegFOp> {
   }
 };
 
+/// An integer wider than f32's significand would reach bf16 rounded twice, through f32 (2^24 +
+/// 2^16 + 1 becomes 2^24 instead of 2^24 + 2^17). Rounding it to odd at 24 bits first (the
+/// dropped bits ORed into the lowest kept one) makes the f32 conversion exact and leaves one
+/// correct rounding, f32 to bf16, since 24 bits are more than bf16's 8 plus two.
+template <typename IntToFloatOp>
+struct RoundIntegerToBFloat16Once : OpRewritePattern<IntToFloatOp> {
+  using OpRewritePattern<IntToFloatOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(IntToFloatOp op, PatternRewriter &rewriter) const override {
+    Type resultType = op.getType();
+    Type intType = op.getIn().getType();
+    unsigned width = getElementTypeOrSelf(intType).getIntOrFloatBitWidth();
+    if (!getElementTypeOrSelf(resultType).isBF16() || width <= 24)
+      return failure();
+    Location loc = op.getLoc();
+    auto constant = [&](int64_t value) -> Value {
+      TypedAttr attr = rewriter.getIntegerAttr(getElementTypeOrSelf(intType), value);
+      if (auto shaped = dyn_cast<ShapedType>(intType))
+        attr = DenseElementsAttr::get(shaped, attr);
+      return arith::ConstantOp::create(rewriter, loc, intType, attr);
+    };
+    constexpr bool isSigned = std::is_same_v<IntToFloatOp, arith::SIToFPOp>;
+    Value value = op.getIn();
+    Value negative;
+    if (isSigned) { // the magnitude, as unsigned (the most negative value is its own)
+      negative = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, value, constant(0));
+      value = arith::SelectOp::create(rewriter, loc, negative,
+                                      arith::SubIOp::create(rewriter, loc, constant(0), value), value);
+    }
+    Value significantBits = arith::SubIOp::create(
+        rewriter, loc, constant(width), math::CountLeadingZerosOp::create(rewriter, loc, value));
+    Value dropped = arith::MaxSIOp::create(
+        rewriter, loc, arith::SubIOp::create(rewriter, loc, significantBits, constant(24)), constant(0));
+    Value lowest = arith::ShLIOp::create(rewriter, loc, constant(1), dropped);
+    Value droppedMask = arith::SubIOp::create(rewriter, loc, lowest, constant(1));
+    Value inexact = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                          arith::AndIOp::create(rewriter, loc, value, droppedMask),
+                                          constant(0));
+    Value kept = arith::AndIOp::create(
+        rewriter, loc, value, arith::XOrIOp::create(rewriter, loc, droppedMask, constant(-1)));
+    Value roundedToOdd = arith::OrIOp::create(
+        rewriter, loc, kept, arith::SelectOp::create(rewriter, loc, inexact, lowest, constant(0)));
+
+    Type f32Type = rewriter.getF32Type();
+    if (auto shaped = dyn_cast<ShapedType>(resultType))
+      f32Type = shaped.clone(f32Type);
+    Value exact = arith::UIToFPOp::create(rewriter, loc, f32Type, roundedToOdd);
+    if (isSigned)
+      exact = arith::SelectOp::create(rewriter, loc, negative,
+                                      arith::NegFOp::create(rewriter, loc, exact), exact);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, resultType, exact);
+    return success();
+  }
+};
+
+/// bf16 fma computed in f32 and rounded again to bf16 can land on a tie that the exact result
+/// is not on ((1 + 2^-4)^2 + 2^-40 rounds down to 1.125). The product of two bf16 values is
+/// exact in f64 and the sum's rounding error is exact by TwoSum, so the sum can be rounded to
+/// odd at 53 bits, then to odd at 24 bits (f32), leaving one correct rounding to bf16.
+struct FuseBFloat16MultiplyAddOnce : OpRewritePattern<math::FmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::FmaOp op, PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isBF16())
+      return failure();
+    Location loc = op.getLoc();
+    auto like = [&](Type element) -> Type {
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        return shaped.clone(element);
+      return element;
+    };
+    Type f32Type = like(rewriter.getF32Type()), f64Type = like(rewriter.getF64Type());
+    auto constant = [&](Type t, TypedAttr scalar) -> Value {
+      Attribute attr = scalar;
+      if (auto shaped = dyn_cast<ShapedType>(t))
+        attr = DenseElementsAttr::get(shaped, scalar);
+      return arith::ConstantOp::create(rewriter, loc, t, cast<TypedAttr>(attr));
+    };
+    auto widen = [&](Value v) -> Value {
+      Value f32Value = arith::ExtFOp::create(rewriter, loc, f32Type, v);
+      return arith::ExtFOp::create(rewriter, loc, f64Type, f32Value);
+    };
+    // Moves x one step of its last bit away from zero (up) or toward it, when `when` holds.
+    auto stepToOdd = [&](Value x, Value when, Value up, unsigned width) -> Value {
+      Type bitsType = like(rewriter.getIntegerType(width));
+      Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, x);
+      Value one = constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), 1));
+      Value minusOne = constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), -1));
+      Value even = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(rewriter, loc, bits, one),
+          constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), 0)));
+      Value step = arith::SelectOp::create(rewriter, loc, up, one, minusOne);
+      Value stepped = arith::AddIOp::create(rewriter, loc, bits, step);
+      Value apply = arith::AndIOp::create(rewriter, loc, when, even);
+      Value steppedFloat = arith::BitcastOp::create(rewriter, loc, x.getType(), stepped);
+      return arith::SelectOp::create(rewriter, loc, apply, steppedFloat, x);
+    };
+    auto absf = [&](Value v) -> Value { return math::AbsFOp::create(rewriter, loc, v); };
+
+    Value a = widen(op.getA()), b = widen(op.getB()), c = widen(op.getC());
+    Value product = arith::MulFOp::create(rewriter, loc, a, b); // exact: 16 significant bits
+    Value sum = arith::AddFOp::create(rewriter, loc, product, c);
+    Value cPart = arith::SubFOp::create(rewriter, loc, sum, product);
+    Value productPart = arith::SubFOp::create(rewriter, loc, sum, cPart);
+    Value productError = arith::SubFOp::create(rewriter, loc, product, productPart);
+    Value cError = arith::SubFOp::create(rewriter, loc, c, cPart);
+    Value error = arith::AddFOp::create(rewriter, loc, productError, cError);
+    Value zero64 = constant(f64Type, rewriter.getF64FloatAttr(0.0));
+    Value inexact = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, error, zero64);
+    Value errorNegative =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, error, zero64);
+    Value sumNegative = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, sum, zero64);
+    Value errorAwayFromZero =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, errorNegative, sumNegative);
+    Value odd64 = stepToOdd(sum, inexact, errorAwayFromZero, 64);
+
+    Value narrow = arith::TruncFOp::create(rewriter, loc, f32Type, odd64);
+    Value back = arith::ExtFOp::create(rewriter, loc, f64Type, narrow);
+    Value finite = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, absf(narrow),
+                                         constant(f32Type, rewriter.getF32FloatAttr(INFINITY)));
+    Value changed = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, back, odd64);
+    Value narrowInexact = arith::AndIOp::create(rewriter, loc, finite, changed);
+    Value wideMagnitude = absf(odd64);
+    Value narrowedDown = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
+                                               wideMagnitude, absf(back));
+    Value odd32 = stepToOdd(narrow, narrowInexact, narrowedDown, 32);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, odd32);
+    return success();
+  }
+};
+
 struct ExpandBFloat16ConversionsPass
     : impl::ExpandBFloat16ConversionsBase<ExpandBFloat16ConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
-    patterns.add<NegateBFloat16OnBits>(&getContext());
+    patterns.add<NegateBFloat16OnBits, FuseBFloat16MultiplyAddOnce,
+                 RoundIntegerToBFloat16Once<arith::SIToFPOp>,
+                 RoundIntegerToBFloat16Once<arith::UIToFPOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

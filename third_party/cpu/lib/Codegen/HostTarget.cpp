@@ -9,6 +9,13 @@
 
 namespace tritium::cpu {
 
+/// LLVM keeps bf16 values in f32 registers and, given these features, converts them back with
+/// vcvtneps2bf16, which flushes subnormals to zero: a bf16 moved through a select or computed by
+/// a promoted fma would lose them. Without them LLVM rounds on the integer bits, exactly.
+static bool flushesBFloat16Subnormals(llvm::StringRef feature) {
+  return feature == "avx512bf16" || feature == "avxneconvert";
+}
+
 const HostTarget &hostTarget() {
   static const HostTarget host = [] {
     llvm::InitializeNativeTarget();
@@ -19,9 +26,10 @@ const HostTarget &hostTarget() {
     target.cpu = llvm::sys::getHostCPUName().str();
     std::string features;
     for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+      bool enabled = feature.second && !flushesBFloat16Subnormals(feature.first());
       if (!features.empty())
         features += ",";
-      features += (feature.second ? "+" : "-") + feature.first().str();
+      features += (enabled ? "+" : "-") + feature.first().str();
     }
     target.features = features;
     return target;

@@ -106,9 +106,11 @@ def ExpandBFloat16Conversions : Pass<"tritium-cpu-expand-bf16-conversions"> {
     On CPUs with AVX512-BF16, LLVM converts f32 to bf16 with an instruction that flushes
     subnormal inputs to zero. `arith.truncf %x : f32 to bf16` becomes round-to-nearest-even on
     the bits (`arith.extf` from bf16 becomes a shift), which is exact for every input;
-    `arith.negf` on bf16 flips the sign bit.
+    `arith.negf` on bf16 flips the sign bit; `arith.sitofp`/`uitofp` of integers wider than 24
+    bits to bf16 round to odd at 24 bits first, so that they are rounded once; `math.fma` on
+    bf16 is computed exactly in f64 and rounded to odd on the way down, also rounding once.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
 def ExpandFloat8Conversions : Pass<"tritium-cpu-expand-fp8-conversions"> {
