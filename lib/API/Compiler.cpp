@@ -149,6 +149,7 @@ Result convertTritonToLinalg(const std::string &ttir) {
   return withModule(
       ttir,
       [](OpPassManager &pm) {
+        pm.addPass(createCarryPointerTileOffsetsAsScalars());
         pm.addPass(createConvertTritonToLinalg());
         // Early returns become structured control flow: one return per function.
         pm.addPass(createLiftControlFlowToSCFPass());

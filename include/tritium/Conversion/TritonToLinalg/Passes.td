@@ -44,4 +44,27 @@ def ConvertTritonToLinalg : Pass<"convert-triton-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def CarryPointerTileOffsetsAsScalars
+    : Pass<"carry-pointer-tile-offsets-as-scalars", "mlir::ModuleOp"> {
+  let summary = "Carry uniformly advancing pointer tiles through scf.for as one scalar offset";
+  let description = [{
+    A tile of pointers carried through a loop and advanced by a splat each iteration
+    (`a_ptrs += BLOCK_K * stride`) is its initial tile plus one scalar. The loop carries that
+    i64 element offset instead, and the tile is rebuilt as `tt.addptr %init, tt.splat %offset`
+    where it is used, so that convert-triton-to-linalg recomputes each element's address from
+    the index math rather than reading it back from a materialized tensor:
+
+    ```mlir
+    %r = scf.for %k = %lo to %hi step %c1 iter_args(%p = %init) -> (tensor<4x!tt.ptr<f32>>) {
+      %v = tt.load %p : tensor<4x!tt.ptr<f32>>
+      %q = tt.addptr %p, %step : tensor<4x!tt.ptr<f32>>, tensor<4xi32>   // %step = tt.splat %s
+      scf.yield %q : tensor<4x!tt.ptr<f32>>
+    }
+    ```
+    becomes a loop carrying `%off : i64` (yielding `%off + extsi(%s)`) whose body loads from
+    `tt.addptr %init, tt.splat %off`. Tiles advanced by anything but splats are left alone.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 #endif // TRITIUM_CONVERSION_TRITONTOLINALG_PASSES
