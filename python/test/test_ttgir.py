@@ -53,8 +53,6 @@ CASES = _pointer_only_kernels()
 KNOWN_FAILURES = {
     "dot__dot_fp32_tf32x3": "NVIDIA's pipeline rounds to tf32 with PTX inline assembly (cvt.rna.tf32.f32), which has "
                             "no CPU meaning",
-    "math_ops__libdevice_cuda_only": "uses CUDA-only libdevice functions (__nv_mulhi, __nv_byte_perm, __nv_brev) "
-                                     "that tritium does not provide under their CUDA names",
 }
 
 

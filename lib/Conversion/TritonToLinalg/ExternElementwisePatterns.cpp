@@ -2,8 +2,9 @@
 //
 // tritium's libdevice (python/tritium/language/libdevice.py) names C math library functions
 // (`expf`, `atan2`, ...). Functions MLIR's math dialect has become math ops, which later
-// stages vectorize or lower to intrinsics; any other symbol becomes a call to that function,
-// resolved when the kernel is loaded (e.g. from the C library).
+// stages vectorize or lower to intrinsics; CUDA libdevice's integer functions (bit reversal,
+// high product halves, byte permutes, ...) become arith ops; any other symbol becomes a call
+// to that function, resolved when the kernel is loaded (e.g. from the C library).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -109,6 +111,122 @@ Value classify(OpBuilder &b, Location loc, StringRef name, Value x, Type resultT
   return arith::ExtUIOp::create(b, loc, resultType, flag);
 }
 
+/// Integer functions of CUDA's libdevice (`__nv_brev`, `__nv_mulhi`, `__nv_byte_perm`, ...), in
+/// arith ops on the operands' (signless) integer type; null for any other name.
+Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange srcs) {
+  static const llvm::StringSet<> names = {"brev", "brevll", "mulhi", "umulhi", "mul64hi", "mul24", "umul24",
+                                          "umul64hi", "byte_perm", "ffs", "ffsll", "sad",
+                                          "usad", "hadd", "uhadd", "rhadd", "urhadd"};
+  if (!names.contains(name) || srcs.empty() || !getElementTypeOrSelf(srcs[0].getType()).isInteger())
+    return {};
+  Value x = srcs[0];
+  Type type = x.getType();
+  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  auto typeOfWidth = [&](unsigned bits) -> Type {
+    Type element = b.getIntegerType(bits);
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      return shaped.clone(element);
+    return element;
+  };
+  auto constant = [&](Type t, int64_t value) {
+    return splatLike(b, loc, t, b.getIntegerAttr(getElementTypeOrSelf(t), value));
+  };
+  auto c = [&](int64_t value) { return constant(type, value); };
+
+  if (name == "brev" || name == "brevll") {
+    // Swap ever larger groups of bits: neighbours, pairs, nibbles, then the bytes.
+    static const uint64_t masks[] = {0x5555555555555555ull, 0x3333333333333333ull,
+                                     0x0f0f0f0f0f0f0f0full};
+    Value v = x;
+    for (unsigned step = 0; step < 3; ++step) {
+      int64_t shift = int64_t(1) << step;
+      Value mask = c(int64_t(width == 64 ? masks[step] : masks[step] & 0xffffffffull));
+      Value low = arith::ShLIOp::create(b, loc, arith::AndIOp::create(b, loc, v, mask), c(shift));
+      Value high = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, v, c(shift)), mask);
+      v = arith::OrIOp::create(b, loc, low, high);
+    }
+    Value reversed = c(0);
+    for (unsigned byte = 0; byte < width / 8; ++byte) {
+      Value part = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, v, c(8 * byte)), c(0xff));
+      part = arith::ShLIOp::create(b, loc, part, c(width - 8 - 8 * byte));
+      reversed = arith::OrIOp::create(b, loc, reversed, part);
+    }
+    return reversed;
+  }
+  if (name == "mulhi" || name == "mul64hi")
+    return arith::MulSIExtendedOp::create(b, loc, x, srcs[1]).getHigh();
+  if (name == "umulhi" || name == "umul64hi")
+    return arith::MulUIExtendedOp::create(b, loc, x, srcs[1]).getHigh();
+  if (name == "mul24" || name == "umul24") { // the low 32 bits of the product of the low 24 bits
+    auto low24 = [&](Value v) -> Value {
+      Value shifted = arith::ShLIOp::create(b, loc, v, c(8));
+      if (name == "mul24")
+        return arith::ShRSIOp::create(b, loc, shifted, c(8));
+      return arith::ShRUIOp::create(b, loc, shifted, c(8));
+    };
+    Value lhs = low24(x);
+    return arith::MulIOp::create(b, loc, lhs, low24(srcs[1]));
+  }
+  if (name == "ffs" || name == "ffsll") { // 1 + the index of the lowest set bit; 0 for 0
+    Value index = arith::AddIOp::create(b, loc, math::CountTrailingZerosOp::create(b, loc, x), c(1));
+    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(0));
+    return arith::SelectOp::create(b, loc, zero, c(0), index);
+  }
+  if (name == "sad" || name == "usad") { // |x - y| + z, the difference taken without overflow
+    bool isSigned = name == "sad";
+    Value y = srcs[1];
+    Value xGreater = arith::CmpIOp::create(
+        b, loc, isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt, x, y);
+    Value difference = arith::SelectOp::create(b, loc, xGreater, arith::SubIOp::create(b, loc, x, y),
+                                               arith::SubIOp::create(b, loc, y, x));
+    return arith::AddIOp::create(b, loc, difference, srcs[2]);
+  }
+  if (name == "hadd" || name == "uhadd" || name == "rhadd" || name == "urhadd") {
+    // (x + y [+ 1]) >> 1 in twice the width, so the sum cannot overflow.
+    bool isSigned = name == "hadd" || name == "rhadd";
+    Type wide = typeOfWidth(2 * width);
+    auto widen = [&](Value v) -> Value {
+      if (isSigned)
+        return arith::ExtSIOp::create(b, loc, wide, v);
+      return arith::ExtUIOp::create(b, loc, wide, v);
+    };
+    Value sum = arith::AddIOp::create(b, loc, widen(x), widen(srcs[1]));
+    if (name.starts_with("r") || name.starts_with("ur"))
+      sum = arith::AddIOp::create(b, loc, sum, constant(wide, 1));
+    Value half = arith::ShRSIOp::create(b, loc, sum, constant(wide, 1));
+    return arith::TruncIOp::create(b, loc, type, half);
+  }
+  // byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of the 8 bytes {y, x}.
+  Type wide = typeOfWidth(64);
+  Value bytes = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, srcs[1]), constant(wide, 32)),
+      arith::ExtUIOp::create(b, loc, wide, x));
+  Value selectors = arith::ExtUIOp::create(b, loc, wide, srcs[2]);
+  Value result = constant(wide, 0);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value selector = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, selectors, constant(wide, 4 * i)), constant(wide, 7));
+    Value byte = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, bytes,
+                               arith::MulIOp::create(b, loc, selector, constant(wide, 8))),
+        constant(wide, 0xff));
+    result = arith::OrIOp::create(b, loc, result,
+                                  arith::ShLIOp::create(b, loc, byte, constant(wide, 8 * i)));
+  }
+  return arith::TruncIOp::create(b, loc, type, result);
+}
+
+/// `value` as the op's result type: CUDA's 64-bit bit counts (`__nv_popcll`, `__nv_ffsll`, ...)
+/// return i32; the counts fit.
+Value toIntegerResult(OpBuilder &b, Location loc, Value value, Type resultType) {
+  if (value.getType() == resultType)
+    return value;
+  return arith::TruncIOp::create(b, loc, resultType, value);
+}
+
 /// CUDA libdevice spellings (`__nv_expf`, `__nv_popcll`, ...) as C library or tritium names, so
 /// kernels written against CUDA's libdevice run too.
 std::string canonicalSymbol(StringRef symbol) {
@@ -138,14 +256,22 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
       rewriter.replaceOp(op, classify(rewriter, loc, symbol, adaptor.getSrcs()[0], resultType));
       return success();
     }
+    if (Value value = integerIntrinsic(rewriter, loc, symbol, adaptor.getSrcs())) {
+      rewriter.replaceOp(op, toIntegerResult(rewriter, loc, value, resultType));
+      return success();
+    }
     if (symbol == "powi") {
       rewriter.replaceOpWithNewOp<math::FPowIOp>(op, adaptor.getSrcs()[0], adaptor.getSrcs()[1]);
       return success();
     }
     auto it = mathOps().find(symbol);
     if (it != mathOps().end()) {
-      OperationState state(loc, it->second, adaptor.getSrcs(), TypeRange{resultType});
-      rewriter.replaceOp(op, rewriter.create(state)->getResults());
+      // Bit counts keep their operand's type (CUDA's 64-bit ones return i32: truncated below).
+      Type opResultType = symbol == "ctlz" || symbol == "ctpop" ? adaptor.getSrcs()[0].getType()
+                                                                : resultType;
+      OperationState state(loc, it->second, adaptor.getSrcs(), TypeRange{opResultType});
+      Value value = rewriter.create(state)->getResult(0);
+      rewriter.replaceOp(op, toIntegerResult(rewriter, loc, value, resultType));
       return success();
     }
     if (symbol.empty())

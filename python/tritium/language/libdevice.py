@@ -25,6 +25,8 @@ _FP32 = core.dtype("fp32")
 _FP64 = core.dtype("fp64")
 _I32 = core.dtype("int32")
 _I64 = core.dtype("int64")
+_U32 = core.dtype("uint32")
+_U64 = core.dtype("uint64")
 
 
 def _libm_table(name, arity, float_suffix="f", extra=None):
@@ -87,8 +89,8 @@ llrint = _libm("llrint", 1, {(_FP32, ): ("llrintf", _I64), (_FP64, ): ("llrint",
 llround = _libm("llround", 1, {(_FP32, ): ("llroundf", _I64), (_FP64, ): ("llround", _I64)})
 jn = _libm("jn", 2, {(_I32, _FP32): ("jnf", _FP32), (_I32, _FP64): ("jn", _FP64)})
 yn = _libm("yn", 2, {(_I32, _FP32): ("ynf", _FP32), (_I32, _FP64): ("yn", _FP64)})
-clz = _libm("clz", 1, {(_I32, ): ("ctlz", _I32), (_I64, ): ("ctlz", _I64)})
-popc = _libm("popc", 1, {(_I32, ): ("ctpop", _I32), (_I64, ): ("ctpop", _I64)})
+clz = _libm("clz", 1, {(_I32, ): ("ctlz", _I32), (_I64, ): ("ctlz", _I32)})
+popc = _libm("popc", 1, {(_I32, ): ("ctpop", _I32), (_I64, ): ("ctpop", _I32)})
 
 # GPU "fast" variants are the accurate functions on the CPU.
 fast_expf, fast_logf, fast_log2f, fast_log10f = exp, log, log2, log10
@@ -467,39 +469,14 @@ def ull2double_rn(arg0):
     return arg0.to(tl.float64)
 
 
-# Integer helpers.
-@triton.jit
-def mulhi(arg0, arg1):
-    if arg0.dtype == tl.int32:
-        return ((arg0.to(tl.int64) * arg1.to(tl.int64)) >> 32).to(tl.int32)
-    else:
-        return tl.umulhi(arg0, arg1)
-
-
-@triton.jit
-def mul24(arg0, arg1):
-    return ((arg0 << 8) >> 8) * ((arg1 << 8) >> 8)
-
-
-@triton.jit
-def sad(arg0, arg1, arg2):
-    return tl.abs(arg0 - arg1) + arg2
-
-
-@triton.jit
-def hadd(arg0, arg1):
-    return ((arg0.to(tl.int64) + arg1.to(tl.int64)) >> 1).to(arg0.dtype)
-
-
-@triton.jit
-def rhadd(arg0, arg1):
-    return ((arg0.to(tl.int64) + arg1.to(tl.int64) + 1) >> 1).to(arg0.dtype)
-
-
-@triton.jit
-def ffs(arg0):
-    low = arg0 & -arg0
-    return tl.where(arg0 == 0, 0, 32 - clz(low))
+# CUDA's integer functions, with its signatures; lowered to arith ops (ExternElementwisePatterns).
+mulhi = _libm("mulhi", 2, {(_I32, _I32): ("mulhi", _I32), (_U32, _U32): ("umulhi", _U32),
+                           (_I64, _I64): ("mul64hi", _I64), (_U64, _U64): ("umul64hi", _U64)})
+sad = _libm("sad", 3, {(_I32, _I32, _U32): ("sad", _I32), (_U32, _U32, _U32): ("usad", _U32)})
+hadd = _libm("hadd", 2, {(_I32, _I32): ("hadd", _I32), (_U32, _U32): ("uhadd", _U32)})
+rhadd = _libm("rhadd", 2, {(_I32, _I32): ("rhadd", _I32), (_U32, _U32): ("urhadd", _U32)})
+mul24 = _libm("mul24", 2, {(_I32, _I32): ("mul24", _I32), (_U32, _U32): ("umul24", _U32)})
+ffs = _libm("ffs", 1, {(_I32, ): ("ffs", _I32), (_I64, ): ("ffsll", _I32)})
 
 
 _DIRECTED = "arithmetic with a directed rounding mode (rz/rd/ru) has no portable CPU equivalent"
@@ -514,8 +491,8 @@ for _name in ("float2uint_rd", "float2uint_ru", "float2ll_rd", "float2ll_ru", "f
               "ll2double_rz", "ll2double_rd", "ll2double_ru", "ull2double_rz", "ull2double_rd", "ull2double_ru"):
     if _name not in globals():
         globals()[_name] = _unsupported(_name, _DIRECTED)
-brev = _unsupported("brev", "bit reversal is not lowered yet")
-byte_perm = _unsupported("byte_perm", "byte permutation is not lowered yet")
+brev = _libm("brev", 1, {(_I32, ): ("brev", _I32), (_I64, ): ("brevll", _I64)})
+byte_perm = _libm("byte_perm", 3, {(_I32, _I32, _I32): ("byte_perm", _I32)})
 rcp64h = _unsupported("rcp64h", "a GPU-specific reciprocal approximation")
 cyl_bessel_i0 = _unsupported("cyl_bessel_i0", "the C library has no modified Bessel functions")
 cyl_bessel_i1 = _unsupported("cyl_bessel_i1", "the C library has no modified Bessel functions")
