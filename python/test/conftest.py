@@ -1,5 +1,9 @@
 import pytest
 import torch
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+from triton.language.extra.cuda import libdevice as cuda_libdevice
 
 
 @pytest.fixture(autouse=True)
@@ -56,3 +60,32 @@ def numpy_float32_math_is_simd():
 
 NUMPY_MATH_IS_LIBM_REASON = ("numpy's float32 exp/log/sin/cos call libm on this host (no AVX2+FMA3 dispatch), so "
                              "the interpreter's results are libm's, not the SIMD algorithms tritium reproduces")
+
+
+@triton.jit
+def call_by_name(lib: tl.constexpr, NAME: tl.constexpr, ARITY: tl.constexpr, x, y, z):
+    """lib.NAME applied to the first ARITY of x, y, z (lib a module such as a libdevice)."""
+    if ARITY == 1:
+        r = getattr(lib, NAME)(x)
+    elif ARITY == 2:
+        r = getattr(lib, NAME)(x, y)
+    else:
+        r = getattr(lib, NAME)(x, y, z)
+    return r
+
+
+@triton.jit
+def libdevice_kernel(x_ptr, y_ptr, z_ptr, out_ptr, n, NAME: tl.constexpr, ARITY: tl.constexpr, USE_CUDA: tl.constexpr,
+                     BLOCK: tl.constexpr):
+    """out = libdevice.NAME(x[, y[, z]]) elementwise, from tritium's libdevice or (USE_CUDA) CUDA's, whose `__nv_*`
+    symbols tritium resolves too."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    z = tl.load(z_ptr + offs, mask=mask)
+    if USE_CUDA:
+        r = call_by_name(cuda_libdevice, NAME, ARITY, x, y, z)
+    else:
+        r = call_by_name(libdevice, NAME, ARITY, x, y, z)
+    tl.store(out_ptr + offs, r, mask=mask)

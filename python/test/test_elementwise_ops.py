@@ -377,7 +377,11 @@ def downcast_inputs(src, dst):
     ties = (grid + 0.5) * 2.0**exps  # exactly halfway between two dst values (in range)
     near = [fmax, fmax * (1 + 2.0**-p), fmax * (1 + 2.0**-(p + 1)), 2.0**(emin - p), 2.0**(emin - p - 1),
             1.5 * 2.0**(emin - p - 1), 3 * 2.0**(emin - p - 1)]
-    values = torch.cat([base, ties, torch.tensor(near), -torch.tensor(near)])
+    # just off the ties, by less than src's precision beyond dst's: rounding twice (through a format in
+    # between) would make them ties again
+    nudge = 2.0**-(p + (30 if src == torch.float64 else 10))
+    off_ties = torch.cat([ties * (1 + nudge), ties * (1 - nudge)])
+    values = torch.cat([base, ties, off_ties, torch.tensor(near), -torch.tensor(near)])
     return values.to(src)  # exact for these values in src
 
 

@@ -6,52 +6,14 @@ import numpy as np
 import pytest
 import torch
 import triton
-import triton.language as tl
-from triton.language.extra import libdevice
-from triton.language.extra.cuda import libdevice as cuda_libdevice
 
-from conftest import BITS, SIGNED, int_range, wrap
+from conftest import BITS, SIGNED, int_range, libdevice_kernel, wrap
 
 N = 512
 
 
-@triton.jit
-def _apply(lib: tl.constexpr, FN: tl.constexpr, x, y, z):
-    if FN == "brev":
-        r = lib.brev(x)
-    elif FN == "byte_perm":
-        r = lib.byte_perm(x, y, z)
-    elif FN == "mulhi":
-        r = lib.mulhi(x, y)
-    elif FN == "mul24":
-        r = lib.mul24(x, y)
-    elif FN == "hadd":
-        r = lib.hadd(x, y)
-    elif FN == "rhadd":
-        r = lib.rhadd(x, y)
-    elif FN == "sad":
-        r = lib.sad(x, y, z)
-    elif FN == "ffs":
-        r = lib.ffs(x)
-    elif FN == "popc":
-        r = lib.popc(x)
-    else:
-        r = lib.clz(x)
-    return r
-
-
-@triton.jit
-def integer_kernel(x_ptr, y_ptr, z_ptr, out_ptr, n, FN: tl.constexpr, USE_CUDA: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask)
-    z = tl.load(z_ptr + offs, mask=mask)
-    if USE_CUDA:
-        r = _apply(cuda_libdevice, FN, x, y, z)
-    else:
-        r = _apply(libdevice, FN, x, y, z)
-    tl.store(out_ptr + offs, r, mask=mask)
+ARITY = {"brev": 1, "byte_perm": 3, "mulhi": 2, "mul24": 2, "hadd": 2, "rhadd": 2, "sad": 3, "ffs": 1, "popc": 1,
+         "clz": 1}
 
 
 def _reference(fn, dtype, x, y, z):
@@ -126,8 +88,8 @@ def test_libdevice_integer_function(fn, dtype, result, use_cuda):
     else:
         z_tensor = _tensor(z, dtype)
     out = torch.empty(N, dtype=result)
-    integer_kernel[(triton.cdiv(N, 256), )](_tensor(x, dtype), _tensor(y, dtype), z_tensor, out, N, FN=fn,
-                                           USE_CUDA=use_cuda, BLOCK=256)
+    libdevice_kernel[(triton.cdiv(N, 256), )](_tensor(x, dtype), _tensor(y, dtype), z_tensor, out, N, NAME=fn,
+                                             ARITY=ARITY[fn], USE_CUDA=use_cuda, BLOCK=256)
     signed_result = {torch.uint32: torch.int32, torch.uint64: torch.int64}.get(result, result)
     actual = out.view(signed_result).tolist()
     expected = [wrap(_reference(fn, dtype, a, b, c), signed_result) for a, b, c in zip(x, y, z)]

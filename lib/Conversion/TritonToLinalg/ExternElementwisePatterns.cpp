@@ -219,6 +219,31 @@ Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange sr
   return arith::TruncIOp::create(b, loc, type, result);
 }
 
+/// CUDA's float-to-integer conversions in a rounding direction (`__nv_float2ll_rd`, ...): the
+/// float rounded to an integral value in that direction, then converted. Null for other names.
+Value floatToIntegerInDirection(OpBuilder &b, Location loc, StringRef name, ValueRange srcs,
+                                Type resultType) {
+  auto [conversion, mode] = name.rsplit('_');
+  auto [source, target] = conversion.split('2');
+  if (srcs.size() != 1 || !llvm::is_contained({"float", "double"}, source) ||
+      !llvm::is_contained({"int", "uint", "ll", "ull"}, target) ||
+      !llvm::is_contained({"rn", "rz", "rd", "ru"}, mode))
+    return {};
+  Value x = srcs[0];
+  Value integral;
+  if (mode == "rn")
+    integral = math::RoundEvenOp::create(b, loc, x);
+  else if (mode == "rz")
+    integral = math::TruncOp::create(b, loc, x);
+  else if (mode == "rd")
+    integral = math::FloorOp::create(b, loc, x);
+  else
+    integral = math::CeilOp::create(b, loc, x);
+  if (target.starts_with("u"))
+    return arith::FPToUIOp::create(b, loc, resultType, integral);
+  return arith::FPToSIOp::create(b, loc, resultType, integral);
+}
+
 /// `value` as the op's result type: CUDA's 64-bit bit counts (`__nv_popcll`, `__nv_ffsll`, ...)
 /// return i32; the counts fit.
 Value toIntegerResult(OpBuilder &b, Location loc, Value value, Type resultType) {
@@ -241,7 +266,19 @@ std::string canonicalSymbol(StringRef symbol) {
       {"isfinited", "isfinite"}, {"signbitf", "signbit"}, {"signbitd", "signbit"},
       {"powif", "powi"},     {"powi", "powi"}};
   auto it = renamed.find(symbol);
-  return it != renamed.end() ? it->second.str() : symbol.str();
+  if (it != renamed.end())
+    return it->second.str();
+  // Directed rounding (`fadd_rd`, `fmaf_ru`, `ll2float_rz`, ...): the device runtime's
+  // functions (DirectedRounding.cpp), except float-to-integer conversions, which tritium's
+  // libdevice builds from floor/ceil/trunc and which CUDA spells the same way.
+  static const llvm::StringSet<> directed = {
+      "fadd", "dadd", "fsub", "dsub", "fmul", "dmul", "fdiv", "ddiv", "frcp", "drcp", "fsqrt",
+      "dsqrt", "fmaf", "fma", "double2float", "int2float", "uint2float", "ll2float", "ull2float",
+      "ll2double", "ull2double"};
+  for (StringRef mode : {"_rz", "_rd", "_ru"})
+    if (symbol.ends_with(mode) && directed.contains(symbol.drop_back(3)))
+      return ("tritium_" + symbol).str();
+  return symbol.str();
 }
 
 struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp> {
@@ -258,6 +295,10 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
     }
     if (Value value = integerIntrinsic(rewriter, loc, symbol, adaptor.getSrcs())) {
       rewriter.replaceOp(op, toIntegerResult(rewriter, loc, value, resultType));
+      return success();
+    }
+    if (Value value = floatToIntegerInDirection(rewriter, loc, symbol, adaptor.getSrcs(), resultType)) {
+      rewriter.replaceOp(op, value);
       return success();
     }
     if (symbol == "powi") {

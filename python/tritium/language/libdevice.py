@@ -420,6 +420,86 @@ def double2ll_rz(arg0):
 
 
 @triton.jit
+def float2uint_rd(arg0):
+    return _to_int(arg0, tl.uint32, "rd")
+
+
+@triton.jit
+def float2uint_ru(arg0):
+    return _to_int(arg0, tl.uint32, "ru")
+
+
+@triton.jit
+def float2ll_rd(arg0):
+    return _to_int(arg0, tl.int64, "rd")
+
+
+@triton.jit
+def float2ll_ru(arg0):
+    return _to_int(arg0, tl.int64, "ru")
+
+
+@triton.jit
+def float2ull_rd(arg0):
+    return _to_int(arg0, tl.uint64, "rd")
+
+
+@triton.jit
+def float2ull_ru(arg0):
+    return _to_int(arg0, tl.uint64, "ru")
+
+
+@triton.jit
+def double2uint_rn(arg0):
+    return _to_int(arg0, tl.uint32, "rn")
+
+
+@triton.jit
+def double2uint_rz(arg0):
+    return _to_int(arg0, tl.uint32, "rz")
+
+
+@triton.jit
+def double2uint_rd(arg0):
+    return _to_int(arg0, tl.uint32, "rd")
+
+
+@triton.jit
+def double2uint_ru(arg0):
+    return _to_int(arg0, tl.uint32, "ru")
+
+
+@triton.jit
+def double2ll_rd(arg0):
+    return _to_int(arg0, tl.int64, "rd")
+
+
+@triton.jit
+def double2ll_ru(arg0):
+    return _to_int(arg0, tl.int64, "ru")
+
+
+@triton.jit
+def double2ull_rn(arg0):
+    return _to_int(arg0, tl.uint64, "rn")
+
+
+@triton.jit
+def double2ull_rz(arg0):
+    return _to_int(arg0, tl.uint64, "rz")
+
+
+@triton.jit
+def double2ull_rd(arg0):
+    return _to_int(arg0, tl.uint64, "rd")
+
+
+@triton.jit
+def double2ull_ru(arg0):
+    return _to_int(arg0, tl.uint64, "ru")
+
+
+@triton.jit
 def double2float_rn(arg0):
     return arg0.to(tl.float32)
 
@@ -479,21 +559,30 @@ mul24 = _libm("mul24", 2, {(_I32, _I32): ("mul24", _I32), (_U32, _U32): ("umul24
 ffs = _libm("ffs", 1, {(_I32, ): ("ffs", _I32), (_I64, ): ("ffsll", _I32)})
 
 
-_DIRECTED = "arithmetic with a directed rounding mode (rz/rd/ru) has no portable CPU equivalent"
-for _op in ("add", "sub", "mul", "div", "rcp", "sqrt", "fma"):
-    for _mode in ("rz", "rd", "ru"):
-        globals()[f"{_op}_{_mode}"] = _unsupported(f"{_op}_{_mode}", _DIRECTED)
-for _name in ("float2uint_rd", "float2uint_ru", "float2ll_rd", "float2ll_ru", "float2ull_rd", "float2ull_ru",
-              "double2uint_rn", "double2uint_rz", "double2uint_rd", "double2uint_ru", "double2ll_rd", "double2ll_ru",
-              "double2ull_rn", "double2ull_rz", "double2ull_rd", "double2ull_ru", "double2float_rd", "double2float_ru",
-              "int2float_rz", "int2float_rd", "int2float_ru", "uint2float_rz", "uint2float_rd", "uint2float_ru",
-              "ll2float_rz", "ll2float_rd", "ll2float_ru", "ull2float_rz", "ull2float_rd", "ull2float_ru",
-              "ll2double_rz", "ll2double_rd", "ll2double_ru", "ull2double_rz", "ull2double_rd", "ull2double_ru"):
-    if _name not in globals():
-        globals()[_name] = _unsupported(_name, _DIRECTED)
+# Arithmetic and conversions rounded toward zero (rz), -inf (rd) or +inf (ru): calls into the
+# device runtime, which computes them in that rounding direction (third_party/cpu/lib/Runtime/
+# DirectedRounding.cpp); CUDA's __nv_ spellings resolve to the same functions.
+_F32_F64 = {"add": 2, "sub": 2, "mul": 2, "div": 2, "rcp": 1, "sqrt": 1}
+for _mode in ("rz", "rd", "ru"):
+    for _op, _arity in _F32_F64.items():
+        globals()[f"{_op}_{_mode}"] = _libm(
+            f"{_op}_{_mode}", _arity, {
+                (_FP32, ) * _arity: (f"tritium_f{_op}_{_mode}", _FP32),
+                (_FP64, ) * _arity: (f"tritium_d{_op}_{_mode}", _FP64),
+            })
+    globals()[f"fma_{_mode}"] = _libm(f"fma_{_mode}", 3, {
+        (_FP32, ) * 3: (f"tritium_fmaf_{_mode}", _FP32),
+        (_FP64, ) * 3: (f"tritium_fma_{_mode}", _FP64),
+    })
+    for _name, _src, _dst in (("double2float", _FP64, _FP32), ("int2float", _I32, _FP32), ("uint2float", _U32, _FP32),
+                              ("ll2float", _I64, _FP32), ("ull2float", _U64, _FP32), ("ll2double", _I64, _FP64),
+                              ("ull2double", _U64, _FP64)):
+        if f"{_name}_{_mode}" not in globals():
+            globals()[f"{_name}_{_mode}"] = _libm(f"{_name}_{_mode}", 1,
+                                                  {(_src, ): (f"tritium_{_name}_{_mode}", _dst)})
 brev = _libm("brev", 1, {(_I32, ): ("brev", _I32), (_I64, ): ("brevll", _I64)})
 byte_perm = _libm("byte_perm", 3, {(_I32, _I32, _I32): ("byte_perm", _I32)})
 rcp64h = _unsupported("rcp64h", "a GPU-specific reciprocal approximation")
 cyl_bessel_i0 = _unsupported("cyl_bessel_i0", "the C library has no modified Bessel functions")
 cyl_bessel_i1 = _unsupported("cyl_bessel_i1", "the C library has no modified Bessel functions")
-del _name, _op, _mode
+del _name, _op, _mode, _arity, _src, _dst

@@ -9,6 +9,7 @@
 #include "tritium/Target/CPU/Runtime.h"
 
 #include <chrono>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -125,16 +126,23 @@ float asFloatRegister(uint16_t bits) {
 
 extern "C" float tritiumTruncSFBF2(float value) { return asFloatRegister(floatToBFloat16Bits(value)); }
 extern "C" float tritiumTruncDFBF2(double value) {
-  // Rounding twice (to float, then bf16) can differ from one rounding only in ties created by
-  // the first; accepted for this rarely used conversion.
-  return asFloatRegister(floatToBFloat16Bits(float(value)));
+  // Through float rounded to odd (an inexact result keeps its last bit set), so that the
+  // rounding to bf16 is the only one that decides.
+  float narrow = float(value);
+  uint32_t bits;
+  std::memcpy(&bits, &narrow, sizeof(bits));
+  if (std::isfinite(narrow) && double(narrow) != value && !(bits & 1)) {
+    bits += std::fabs(double(narrow)) < std::fabs(value) ? 1 : -1;
+    std::memcpy(&narrow, &bits, sizeof(bits));
+  }
+  return asFloatRegister(floatToBFloat16Bits(narrow));
 }
 extern "C" float tritiumTruncDFHF2(double value) { return asFloatRegister(doubleToHalfBits(value)); }
 
 } // namespace
 
 std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
-  return {
+  std::vector<std::pair<std::string, void *>> symbols = {
       {device_runtime::kPrintInt, reinterpret_cast<void *>(&tritiumPrintInt)},
       {device_runtime::kPrintFloat, reinterpret_cast<void *>(&tritiumPrintFloat)},
       {device_runtime::kAssertFail, reinterpret_cast<void *>(&tritiumAssertFail)},
@@ -143,6 +151,9 @@ std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
       {"__truncdfbf2", reinterpret_cast<void *>(&tritiumTruncDFBF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&tritiumTruncDFHF2)},
   };
+  for (auto &symbol : directedRoundingSymbols())
+    symbols.push_back(std::move(symbol));
+  return symbols;
 }
 
 bool takeAssertFailure(std::string &message) {

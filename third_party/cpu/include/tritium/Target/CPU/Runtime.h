@@ -27,6 +27,9 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
 
 /// The device runtime functions (print, assert) kernels may call, by symbol name.
 std::vector<std::pair<std::string, void *>> deviceLibrarySymbols();
+/// libdevice's directed-rounding arithmetic and conversions, `tritium_<op>_<rz|rd|ru>`
+/// (`tritium_fadd_rd`, `tritium_fma_ru`, `tritium_ll2float_rz`, ...).
+std::vector<std::pair<std::string, void *>> directedRoundingSymbols();
 /// The first device assertion that failed since the last call, if any.
 bool takeAssertFailure(std::string &message);
 
