@@ -86,6 +86,17 @@ func.func @fma_bf16_rounds_once(%a: bf16, %b: bf16, %c: bf16) -> bf16 {
   return %y : bf16
 }
 
+// f16 fma the same way: the final rounding is LLVM's f32 -> f16 conversion.
+// CHECK-LABEL: func.func @fma_f16_rounds_once
+// CHECK-NOT: math.fma
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : f64
+// CHECK: arith.truncf %{{.+}} : f64 to f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @fma_f16_rounds_once(%a: f16, %b: f16, %c: f16) -> f16 {
+  %y = math.fma %a, %b, %c : f16
+  return %y : f16
+}
+
 // Other fmas are left to LLVM.
 // CHECK-LABEL: func.func @fma_f32_untouched
 // CHECK: math.fma %{{.+}}, %{{.+}}, %{{.+}} : f32

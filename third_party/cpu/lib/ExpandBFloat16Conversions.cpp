@@ -96,15 +96,17 @@ struct RoundIntegerToBFloat16Once : OpRewritePattern<IntToFloatOp> {
   }
 };
 
-/// bf16 fma computed in f32 and rounded again to bf16 can land on a tie that the exact result
-/// is not on ((1 + 2^-4)^2 + 2^-40 rounds down to 1.125). The product of two bf16 values is
-/// exact in f64 and the sum's rounding error is exact by TwoSum, so the sum can be rounded to
-/// odd at 53 bits, then to odd at 24 bits (f32), leaving one correct rounding to bf16.
-struct FuseBFloat16MultiplyAddOnce : OpRewritePattern<math::FmaOp> {
+/// A 16-bit fma computed in f32 and rounded again (what LLVM does for bf16, and for f16 on CPUs
+/// without FP16 arithmetic) can land on a tie that the exact result is not on: in bf16,
+/// (1 + 2^-4)^2 + 2^-40 rounds down to 1.125. The product of two 16-bit floats is exact in f64
+/// and the sum's rounding error is exact by TwoSum, so the sum can be rounded to odd at 53
+/// bits, then to odd at 24 bits (f32), leaving one correct rounding to the 16-bit type.
+struct FuseHalfMultiplyAddOnce : OpRewritePattern<math::FmaOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::FmaOp op, PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isBF16())
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isBF16() && !element.isF16())
       return failure();
     Location loc = op.getLoc();
     auto like = [&](Type element) -> Type {
@@ -177,7 +179,7 @@ struct ExpandBFloat16ConversionsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
-    patterns.add<NegateBFloat16OnBits, FuseBFloat16MultiplyAddOnce,
+    patterns.add<NegateBFloat16OnBits, FuseHalfMultiplyAddOnce,
                  RoundIntegerToBFloat16Once<arith::SIToFPOp>,
                  RoundIntegerToBFloat16Once<arith::UIToFPOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

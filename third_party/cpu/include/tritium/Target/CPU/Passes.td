@@ -108,7 +108,8 @@ def ExpandBFloat16Conversions : Pass<"tritium-cpu-expand-bf16-conversions"> {
     the bits (`arith.extf` from bf16 becomes a shift), which is exact for every input;
     `arith.negf` on bf16 flips the sign bit; `arith.sitofp`/`uitofp` of integers wider than 24
     bits to bf16 round to odd at 24 bits first, so that they are rounded once; `math.fma` on
-    bf16 is computed exactly in f64 and rounded to odd on the way down, also rounding once.
+    bf16 and f16 is computed exactly in f64 and rounded to odd on the way down, also rounding
+    once (whether or not the CPU has FP16 arithmetic).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
