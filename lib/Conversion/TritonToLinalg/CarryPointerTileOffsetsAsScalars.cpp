@@ -100,8 +100,9 @@ scf::ForOp carryAsScalar(IRRewriter &rewriter, scf::ForOp loop, unsigned index) 
       offset = arith::AddIOp::create(b, yieldLoc, offset, uniformOffsetAsI64(b, yieldLoc, step));
     return {offset};
   };
-  FailureOr<LoopLikeOpInterface> replaced = cast<LoopLikeOpInterface>(*loop).replaceWithAdditionalYields(
-      rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false, newYields);
+  FailureOr<LoopLikeOpInterface> replaced =
+      cast<LoopLikeOpInterface>(*loop).replaceWithAdditionalYields(
+          rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false, newYields);
   if (failed(replaced))
     return loop;
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());

@@ -114,9 +114,9 @@ Value classify(OpBuilder &b, Location loc, StringRef name, Value x, Type resultT
 /// Integer functions of CUDA's libdevice (`__nv_brev`, `__nv_mulhi`, `__nv_byte_perm`, ...), in
 /// arith ops on the operands' (signless) integer type; null for any other name.
 Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange srcs) {
-  static const llvm::StringSet<> names = {"brev", "brevll", "mulhi", "umulhi", "mul64hi", "mul24", "umul24",
-                                          "umul64hi", "byte_perm", "ffs", "ffsll", "sad",
-                                          "usad", "hadd", "uhadd", "rhadd", "urhadd"};
+  static const llvm::StringSet<> names = {
+      "brev", "brevll", "mulhi", "umulhi", "mul64hi", "mul24", "umul24", "umul64hi", "byte_perm",
+      "ffs",  "ffsll",  "sad",   "usad",   "hadd",    "uhadd", "rhadd",  "urhadd"};
   if (!names.contains(name) || srcs.empty() || !getElementTypeOrSelf(srcs[0].getType()).isInteger())
     return {};
   Value x = srcs[0];
@@ -147,8 +147,8 @@ Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange sr
     }
     Value reversed = c(0);
     for (unsigned byte = 0; byte < width / 8; ++byte) {
-      Value part = arith::AndIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, v, c(8 * byte)), c(0xff));
+      Value part =
+          arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, v, c(8 * byte)), c(0xff));
       part = arith::ShLIOp::create(b, loc, part, c(width - 8 - 8 * byte));
       reversed = arith::OrIOp::create(b, loc, reversed, part);
     }
@@ -169,7 +169,8 @@ Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange sr
     return arith::MulIOp::create(b, loc, lhs, low24(srcs[1]));
   }
   if (name == "ffs" || name == "ffsll") { // 1 + the index of the lowest set bit; 0 for 0
-    Value index = arith::AddIOp::create(b, loc, math::CountTrailingZerosOp::create(b, loc, x), c(1));
+    Value index =
+        arith::AddIOp::create(b, loc, math::CountTrailingZerosOp::create(b, loc, x), c(1));
     Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(0));
     return arith::SelectOp::create(b, loc, zero, c(0), index);
   }
@@ -178,8 +179,8 @@ Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange sr
     Value y = srcs[1];
     Value xGreater = arith::CmpIOp::create(
         b, loc, isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt, x, y);
-    Value difference = arith::SelectOp::create(b, loc, xGreater, arith::SubIOp::create(b, loc, x, y),
-                                               arith::SubIOp::create(b, loc, y, x));
+    Value difference = arith::SelectOp::create(
+        b, loc, xGreater, arith::SubIOp::create(b, loc, x, y), arith::SubIOp::create(b, loc, y, x));
     return arith::AddIOp::create(b, loc, difference, srcs[2]);
   }
   if (name == "hadd" || name == "uhadd" || name == "rhadd" || name == "urhadd") {
@@ -201,13 +202,15 @@ Value integerIntrinsic(OpBuilder &b, Location loc, StringRef name, ValueRange sr
   Type wide = typeOfWidth(64);
   Value bytes = arith::OrIOp::create(
       b, loc,
-      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, srcs[1]), constant(wide, 32)),
+      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, srcs[1]),
+                            constant(wide, 32)),
       arith::ExtUIOp::create(b, loc, wide, x));
   Value selectors = arith::ExtUIOp::create(b, loc, wide, srcs[2]);
   Value result = constant(wide, 0);
   for (int64_t i = 0; i < 4; ++i) {
     Value selector = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, selectors, constant(wide, 4 * i)), constant(wide, 7));
+        b, loc, arith::ShRUIOp::create(b, loc, selectors, constant(wide, 4 * i)),
+        constant(wide, 7));
     Value byte = arith::AndIOp::create(
         b, loc,
         arith::ShRUIOp::create(b, loc, bytes,
@@ -272,9 +275,10 @@ std::string canonicalSymbol(StringRef symbol) {
   // functions (DirectedRounding.cpp), except float-to-integer conversions, which tritium's
   // libdevice builds from floor/ceil/trunc and which CUDA spells the same way.
   static const llvm::StringSet<> directed = {
-      "fadd", "dadd", "fsub", "dsub", "fmul", "dmul", "fdiv", "ddiv", "frcp", "drcp", "fsqrt",
-      "dsqrt", "fmaf", "fma", "double2float", "int2float", "uint2float", "ll2float", "ull2float",
-      "ll2double", "ull2double"};
+      "fadd",      "dadd",      "fsub",         "dsub",      "fmul",       "dmul",
+      "fdiv",      "ddiv",      "frcp",         "drcp",      "fsqrt",      "dsqrt",
+      "fmaf",      "fma",       "double2float", "int2float", "uint2float", "ll2float",
+      "ull2float", "ll2double", "ull2double"};
   for (StringRef mode : {"_rz", "_rd", "_ru"})
     if (symbol.ends_with(mode) && directed.contains(symbol.drop_back(3)))
       return ("tritium_" + symbol).str();
@@ -297,7 +301,8 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
       rewriter.replaceOp(op, toIntegerResult(rewriter, loc, value, resultType));
       return success();
     }
-    if (Value value = floatToIntegerInDirection(rewriter, loc, symbol, adaptor.getSrcs(), resultType)) {
+    if (Value value =
+            floatToIntegerInDirection(rewriter, loc, symbol, adaptor.getSrcs(), resultType)) {
       rewriter.replaceOp(op, value);
       return success();
     }
@@ -308,8 +313,8 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
     auto it = mathOps().find(symbol);
     if (it != mathOps().end()) {
       // Bit counts keep their operand's type (CUDA's 64-bit ones return i32: truncated below).
-      Type opResultType = symbol == "ctlz" || symbol == "ctpop" ? adaptor.getSrcs()[0].getType()
-                                                                : resultType;
+      Type opResultType =
+          symbol == "ctlz" || symbol == "ctpop" ? adaptor.getSrcs()[0].getType() : resultType;
       OperationState state(loc, it->second, adaptor.getSrcs(), TypeRange{opResultType});
       Value value = rewriter.create(state)->getResult(0);
       rewriter.replaceOp(op, toIntegerResult(rewriter, loc, value, resultType));

@@ -66,14 +66,16 @@ struct RoundIntegerToBFloat16Once : OpRewritePattern<IntToFloatOp> {
     Value value = op.getIn();
     Value negative;
     if (isSigned) { // the magnitude, as unsigned (the most negative value is its own)
-      negative = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, value, constant(0));
-      value = arith::SelectOp::create(rewriter, loc, negative,
-                                      arith::SubIOp::create(rewriter, loc, constant(0), value), value);
+      negative =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, value, constant(0));
+      value = arith::SelectOp::create(
+          rewriter, loc, negative, arith::SubIOp::create(rewriter, loc, constant(0), value), value);
     }
     Value significantBits = arith::SubIOp::create(
         rewriter, loc, constant(width), math::CountLeadingZerosOp::create(rewriter, loc, value));
     Value dropped = arith::MaxSIOp::create(
-        rewriter, loc, arith::SubIOp::create(rewriter, loc, significantBits, constant(24)), constant(0));
+        rewriter, loc, arith::SubIOp::create(rewriter, loc, significantBits, constant(24)),
+        constant(0));
     Value lowest = arith::ShLIOp::create(rewriter, loc, constant(1), dropped);
     Value droppedMask = arith::SubIOp::create(rewriter, loc, lowest, constant(1));
     Value inexact = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
@@ -130,7 +132,8 @@ struct FuseHalfMultiplyAddOnce : OpRewritePattern<math::FmaOp> {
       Type bitsType = like(rewriter.getIntegerType(width));
       Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, x);
       Value one = constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), 1));
-      Value minusOne = constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), -1));
+      Value minusOne =
+          constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), -1));
       Value even = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(rewriter, loc, bits, one),
           constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), 0)));
@@ -154,7 +157,8 @@ struct FuseHalfMultiplyAddOnce : OpRewritePattern<math::FmaOp> {
     Value inexact = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, error, zero64);
     Value errorNegative =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, error, zero64);
-    Value sumNegative = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, sum, zero64);
+    Value sumNegative =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, sum, zero64);
     Value errorAwayFromZero =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, errorNegative, sumNegative);
     Value odd64 = stepToOdd(sum, inexact, errorAwayFromZero, 64);
@@ -166,8 +170,8 @@ struct FuseHalfMultiplyAddOnce : OpRewritePattern<math::FmaOp> {
     Value changed = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, back, odd64);
     Value narrowInexact = arith::AndIOp::create(rewriter, loc, finite, changed);
     Value wideMagnitude = absf(odd64);
-    Value narrowedDown = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
-                                               wideMagnitude, absf(back));
+    Value narrowedDown =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT, wideMagnitude, absf(back));
     Value odd32 = stepToOdd(narrow, narrowInexact, narrowedDown, 32);
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, odd32);
     return success();

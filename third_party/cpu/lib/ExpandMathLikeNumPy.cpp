@@ -115,9 +115,9 @@ Value expandExp(F32Builder &v, Value x) {
   k = v.sub(v.add(k, v.f(kRoundingMagic)), v.f(kRoundingMagic));
   Value r = v.fma(k, v.f(-0x1.62e4p-1f), inRange); // ln 2, high part
   r = v.fma(k, v.f(-0x1.7f7d1cp-20f), r);          // ln 2, low part
-  r = v.fma(k, v.f(0.0f), r);                       // numpy's third reduction step, kept for its -0 rule
-  Value p = v.horner(r, {0x1p+0f, 0x1.7397aap-1f, 0x1.fa98bp-3f, 0x1.a2fb18p-5f, 0x1.bae2b2p-8f,
-                         0x1.0a7bbp-11f});
+  r = v.fma(k, v.f(0.0f), r); // numpy's third reduction step, kept for its -0 rule
+  Value p = v.horner(
+      r, {0x1p+0f, 0x1.7397aap-1f, 0x1.fa98bp-3f, 0x1.a2fb18p-5f, 0x1.bae2b2p-8f, 0x1.0a7bbp-11f});
   Value q = v.horner(r, {0x1p+0f, -0x1.18d0aep-2f, 0x1.61d064p-6f});
   Value ratio = v.div(p, q);
 
@@ -152,10 +152,10 @@ Value expandLog(F32Builder &v, Value x) {
   exponent = v.select(low, v.sub(exponent, v.f(1.0f)), exponent);
   m = v.sub(m, v.f(1.0f));
 
-  Value p = v.horner(m, {0.0f, 0x1p+0f, 0x1.0e6c38p+1f, 0x1.7ae152p+0f, 0x1.860666p-2f,
-                         0x1.a8579ap-6f});
-  Value q = v.horner(m, {0x1p+0f, 0x1.4e6c38p+1f, 0x1.39fc1ap+1f, 0x1.f915c8p-1f, 0x1.3cb7e6p-3f,
-                         0x1.8107bep-8f});
+  Value p =
+      v.horner(m, {0.0f, 0x1p+0f, 0x1.0e6c38p+1f, 0x1.7ae152p+0f, 0x1.860666p-2f, 0x1.a8579ap-6f});
+  Value q = v.horner(
+      m, {0x1p+0f, 0x1.4e6c38p+1f, 0x1.39fc1ap+1f, 0x1.f915c8p-1f, 0x1.3cb7e6p-3f, 0x1.8107bep-8f});
   Value result = v.fma(exponent, v.f(0x1.62e43p-1f), v.div(p, q)); // ln 2
 
   result = v.select(nan, v.bitsAsFloat(kQuietNaN), result);
@@ -183,8 +183,10 @@ Value expandSinCosInRange(F32Builder &v, Value x, Value large, bool isCos) {
   r = v.fma(k, v.f(-0x1.846988p-48f), r);
   Value r2 = v.mul(r, r);
 
-  Value cosine = v.horner(r2, {0x1p+0f, -0x1p-1f, 0x1.55553cp-5f, -0x1.6c06dcp-10f, 0x1.98e616p-16f});
-  Value sineTail = v.horner(r2, {-0x1.555556p-3f, 0x1.11119ap-7f, -0x1.a06bbap-13f, 0x1.7d3bbcp-19f});
+  Value cosine =
+      v.horner(r2, {0x1p+0f, -0x1p-1f, 0x1.55553cp-5f, -0x1.6c06dcp-10f, 0x1.98e616p-16f});
+  Value sineTail =
+      v.horner(r2, {-0x1.555556p-3f, 0x1.11119ap-7f, -0x1.a06bbap-13f, 0x1.7d3bbcp-19f});
   Value sine = v.fma(v.fma(sineTail, r2, v.f(0.0f)), r, r);
 
   Value quadrant = v.toInt(k);

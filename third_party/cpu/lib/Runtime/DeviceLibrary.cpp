@@ -9,8 +9,8 @@
 #include "tritium/Target/CPU/Runtime.h"
 
 #include <chrono>
-#include <cmath>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <mutex>

@@ -19,8 +19,7 @@ namespace tritium::cpu {
 namespace {
 
 /// Runs `compute` with the rounding direction `mode`, restoring the caller's afterwards.
-template <typename Result, typename Compute>
-Result inDirection(int mode, Compute compute) {
+template <typename Result, typename Compute> Result inDirection(int mode, Compute compute) {
   int previous = std::fegetround();
   std::fesetround(mode);
   volatile Result result = compute();
@@ -63,8 +62,8 @@ template <typename To, typename From, int Mode> To convert(From a) {
   return inDirection<To>(Mode, [&] { return To(static_cast<long double>(From(x))); });
 }
 
-template <int Mode> void addMode(std::vector<std::pair<std::string, void *>> &out,
-                                 const char *mode) {
+template <int Mode>
+void addMode(std::vector<std::pair<std::string, void *>> &out, const char *mode) {
   auto put = [&](std::string name, void *address) {
     out.emplace_back("tritium_" + name + "_" + mode, address);
   };
