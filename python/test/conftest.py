@@ -89,3 +89,127 @@ def libdevice_kernel(x_ptr, y_ptr, z_ptr, out_ptr, n, NAME: tl.constexpr, ARITY:
     else:
         r = call_by_name(libdevice, NAME, ARITY, x, y, z)
     tl.store(out_ptr + offs, r, mask=mask)
+
+
+@triton.jit
+def binary_kernel(x_ptr, y_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask, other=1)  # masked-off lanes divide by 1 (see test_masked_division_*)
+    if OP == "add":
+        r = x + y
+    elif OP == "sub":
+        r = x - y
+    elif OP == "mul":
+        r = x * y
+    elif OP == "floordiv":
+        r = x // y
+    elif OP == "mod":
+        r = x % y
+    elif OP == "truediv":
+        r = x / y
+    elif OP == "div_rn":
+        r = tl.div_rn(x, y)
+    elif OP == "umulhi":
+        r = tl.umulhi(x, y)
+    elif OP == "shl":
+        r = x << y
+    elif OP == "shr":
+        r = x >> y
+    elif OP == "and":
+        r = x & y
+    elif OP == "or":
+        r = x | y
+    elif OP == "xor":
+        r = x ^ y
+    elif OP == "min" or OP == "min_none":
+        r = tl.minimum(x, y)
+    elif OP == "max" or OP == "max_none":
+        r = tl.maximum(x, y)
+    elif OP == "lt":
+        r = x < y
+    elif OP == "le":
+        r = x <= y
+    elif OP == "gt":
+        r = x > y
+    elif OP == "ge":
+        r = x >= y
+    elif OP == "eq":
+        r = x == y
+    elif OP == "ne":
+        r = x != y
+    elif OP == "min_all":
+        r = tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL)
+    elif OP == "max_all":
+        r = tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL)
+    else:
+        tl.static_assert(False, "unknown op")
+    tl.store(out_ptr + offs, r, mask=mask)
+
+
+def launch_binary(op, x, y, out_dtype=None):
+    out = torch.empty(x.shape, dtype=out_dtype or x.dtype)
+    binary_kernel[(triton.cdiv(x.numel(), 128), )](x, y, out, x.numel(), OP=op, BLOCK=128)
+    return out
+
+
+@triton.jit
+def math_unary_kernel(x_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    if OP == "exp":
+        y = tl.exp(x)
+    elif OP == "exp2":
+        y = tl.exp2(x)
+    elif OP == "log":
+        y = tl.log(x)
+    elif OP == "log2":
+        y = tl.log2(x)
+    elif OP == "sqrt":
+        y = tl.sqrt(x)
+    elif OP == "sqrt_rn":
+        y = tl.sqrt_rn(x)
+    elif OP == "rsqrt":
+        y = tl.rsqrt(x)
+    elif OP == "sin":
+        y = tl.sin(x)
+    elif OP == "cos":
+        y = tl.cos(x)
+    elif OP == "abs":
+        y = tl.abs(x)
+    elif OP == "floor":
+        y = tl.floor(x)
+    elif OP == "ceil":
+        y = tl.ceil(x)
+    elif OP == "erf":
+        y = tl.erf(x)
+    elif OP == "neg":
+        y = -x
+    else:
+        tl.static_assert(False, "unknown op")
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def atomic_rmw_kernel(ptr, val_ptr, old_ptr, n, KIND: tl.constexpr, ADDRESSES: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    val = tl.load(val_ptr + offs, mask=mask)
+    target = ptr + offs % ADDRESSES
+    if KIND == "and":
+        old = tl.atomic_and(target, val, mask=mask)
+    elif KIND == "or":
+        old = tl.atomic_or(target, val, mask=mask)
+    elif KIND == "xor":
+        old = tl.atomic_xor(target, val, mask=mask)
+    elif KIND == "max":
+        old = tl.atomic_max(target, val, mask=mask)
+    elif KIND == "min":
+        old = tl.atomic_min(target, val, mask=mask)
+    elif KIND == "add":
+        old = tl.atomic_add(target, val, mask=mask)
+    else:
+        old = tl.atomic_xchg(target, val, mask=mask)
+    tl.store(old_ptr + offs, old, mask=mask)

@@ -5,30 +5,7 @@ import torch
 import triton
 import triton.language as tl
 
-from conftest import random_tensor
-
-
-@triton.jit
-def atomic_kernel(ptr, val_ptr, old_ptr, n, KIND: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    val = tl.load(val_ptr + offs, mask=mask)
-    target = ptr + offs % 4  # every program hits the same four addresses
-    if KIND == "add":
-        old = tl.atomic_add(target, val, mask=mask)
-    elif KIND == "max":
-        old = tl.atomic_max(target, val, mask=mask)
-    elif KIND == "min":
-        old = tl.atomic_min(target, val, mask=mask)
-    elif KIND == "and":
-        old = tl.atomic_and(target, val, mask=mask)
-    elif KIND == "or":
-        old = tl.atomic_or(target, val, mask=mask)
-    elif KIND == "xor":
-        old = tl.atomic_xor(target, val, mask=mask)
-    else:
-        old = tl.atomic_xchg(target, val, mask=mask)
-    tl.store(old_ptr + offs, old, mask=mask)
+from conftest import atomic_rmw_kernel, random_tensor
 
 
 def _reference(kind, initial, vals):
@@ -65,7 +42,7 @@ def test_contended_atomics(kind, dtype):
     initial = torch.zeros(4, dtype=dtype) if kind != "and" else torch.full((4, ), -1, dtype=dtype)
     target = initial.clone()
     old = torch.empty(n, dtype=dtype)
-    atomic_kernel[(triton.cdiv(n, 64), )](target, vals, old, n, KIND=kind, BLOCK=64)
+    atomic_rmw_kernel[(triton.cdiv(n, 64), )](target, vals, old, n, KIND=kind, ADDRESSES=4, BLOCK=64)
     torch.testing.assert_close(target, _reference(kind, initial, vals))
 
 
@@ -74,7 +51,7 @@ def test_atomic_xchg_returns_every_old_value_once():
     vals = torch.arange(1, n + 1, dtype=torch.int32)
     target = torch.zeros(4, dtype=torch.int32)
     old = torch.empty(n, dtype=torch.int32)
-    atomic_kernel[(4, )](target, vals, old, n, KIND="xchg", BLOCK=64)
+    atomic_rmw_kernel[(4, )](target, vals, old, n, KIND="xchg", ADDRESSES=4, BLOCK=64)
     # Per address, the old values plus the final value are exactly the initial 0 and the lane's values.
     for lane in range(4):
         seen = sorted(old[lane::4].tolist() + [int(target[lane])])
@@ -85,7 +62,7 @@ def test_masked_atomics_leave_memory_alone():
     target = torch.zeros(4)
     vals = torch.ones(10)
     old = torch.empty(10)
-    atomic_kernel[(1, )](target, vals, old, 2, KIND="add", BLOCK=16)
+    atomic_rmw_kernel[(1, )](target, vals, old, 2, KIND="add", ADDRESSES=4, BLOCK=16)
     assert target.tolist() == [1.0, 1.0, 0.0, 0.0]
 
 

@@ -32,7 +32,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
-from conftest import BITS, SIGNED, int_range, wrap
+from conftest import BITS, SIGNED, atomic_rmw_kernel, binary_kernel, int_range, math_unary_kernel, wrap
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -217,53 +217,6 @@ def test_unsigned_strided_2d_load(dtype):
     assert np.array_equal(dst.numpy(), view.numpy())
 
 
-@triton.jit
-def int_binary_kernel(x_ptr, y_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask, other=1)
-    if OP == "add":
-        r = x + y
-    elif OP == "sub":
-        r = x - y
-    elif OP == "mul":
-        r = x * y
-    elif OP == "floordiv":
-        r = x // y
-    elif OP == "mod":
-        r = x % y
-    elif OP == "shl":
-        r = x << y
-    elif OP == "shr":
-        r = x >> y
-    elif OP == "and":
-        r = x & y
-    elif OP == "or":
-        r = x | y
-    elif OP == "xor":
-        r = x ^ y
-    elif OP == "min":
-        r = tl.minimum(x, y)
-    elif OP == "max":
-        r = tl.maximum(x, y)
-    elif OP == "lt":
-        r = x < y
-    elif OP == "le":
-        r = x <= y
-    elif OP == "gt":
-        r = x > y
-    elif OP == "ge":
-        r = x >= y
-    elif OP == "eq":
-        r = x == y
-    elif OP == "ne":
-        r = x != y
-    else:
-        tl.static_assert(False, "unknown op")
-    tl.store(out_ptr + offs, r, mask=mask)
-
-
 def c_div(a, b):
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
@@ -307,7 +260,7 @@ def test_unsigned_binary_ops(dtype, op):
         ys[40:50] = [x ^ (1 << (BITS[dtype] - 1)) for x in xs[40:50]]  # differ only in the top bit
     x, y = make_ints(xs, dtype), make_ints(ys, dtype)
     out = torch.empty(n, dtype=torch.bool if op in COMPARISONS else dtype)
-    int_binary_kernel[(triton.cdiv(n, 128), )](x, y, out, n, OP=op, BLOCK=128)
+    binary_kernel[(triton.cdiv(n, 128), )](x, y, out, n, OP=op, BLOCK=128)
     expected = [INT_OPS[op](a, b) for a, b in zip(xs, ys)]
     if op in COMPARISONS:
         assert out.tolist() == expected
@@ -417,44 +370,6 @@ def test_float_to_unsigned_truncates(src, dst):
 # ---------------------------------------------------------------------------------------------
 # 2. math ops in fp32 and fp64; division, negation, subtraction in every float type
 # ---------------------------------------------------------------------------------------------
-
-
-@triton.jit
-def math_unary_kernel(x_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    if OP == "exp":
-        y = tl.exp(x)
-    elif OP == "exp2":
-        y = tl.exp2(x)
-    elif OP == "log":
-        y = tl.log(x)
-    elif OP == "log2":
-        y = tl.log2(x)
-    elif OP == "sqrt":
-        y = tl.sqrt(x)
-    elif OP == "sqrt_rn":
-        y = tl.sqrt_rn(x)
-    elif OP == "rsqrt":
-        y = tl.rsqrt(x)
-    elif OP == "sin":
-        y = tl.sin(x)
-    elif OP == "cos":
-        y = tl.cos(x)
-    elif OP == "abs":
-        y = tl.abs(x)
-    elif OP == "floor":
-        y = tl.floor(x)
-    elif OP == "ceil":
-        y = tl.ceil(x)
-    elif OP == "erf":
-        y = tl.erf(x)
-    elif OP == "neg":
-        y = -x
-    else:
-        tl.static_assert(False, "unknown op")
-    tl.store(out_ptr + offs, y, mask=mask)
 
 
 def _mp_unary(op, x):
@@ -813,29 +728,6 @@ def test_tensor_atomic_cas_contended_increments(dtype):
     assert counters.tolist() == [50 * 8] * 4
 
 
-@triton.jit
-def rmw_kernel(ptr, val_ptr, old_ptr, n, KIND: tl.constexpr, ADDRESSES: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    val = tl.load(val_ptr + offs, mask=mask)
-    target = ptr + offs % ADDRESSES
-    if KIND == "and":
-        old = tl.atomic_and(target, val, mask=mask)
-    elif KIND == "or":
-        old = tl.atomic_or(target, val, mask=mask)
-    elif KIND == "xor":
-        old = tl.atomic_xor(target, val, mask=mask)
-    elif KIND == "max":
-        old = tl.atomic_max(target, val, mask=mask)
-    elif KIND == "min":
-        old = tl.atomic_min(target, val, mask=mask)
-    elif KIND == "add":
-        old = tl.atomic_add(target, val, mask=mask)
-    else:
-        old = tl.atomic_xchg(target, val, mask=mask)
-    tl.store(old_ptr + offs, old, mask=mask)
-
-
 def float_key(bits, dtype):
     """The order float atomic max/min give (integer atomics on the bits): sign clear -> the bits, sign set ->
     below every non-negative pattern, decreasing with the magnitude bits."""
@@ -897,7 +789,7 @@ def test_atomic_rmw_uncontended(kind, dtype):
     val = rmw_values(kind, dtype, 256, seed=42)[:n]
     target = initial.clone()
     old = torch.zeros(n, dtype=dtype)
-    rmw_kernel[(4, )](target, val, old, n, KIND=kind, ADDRESSES=256, BLOCK=64)
+    atomic_rmw_kernel[(4, )](target, val, old, n, KIND=kind, ADDRESSES=256, BLOCK=64)
     assert as_bits(old) == as_bits(initial)[:n]
     expected = [combine(kind, dtype, a, b) for a, b in zip(as_bits(initial), as_bits(val))] + as_bits(initial)[n:]
     assert as_bits(target) == expected
@@ -912,7 +804,7 @@ def test_atomic_rmw_contended(kind, dtype):
     val = rmw_values(kind, dtype, n, seed=44, one_bit=True)
     target = initial.clone()
     old = torch.zeros(n, dtype=dtype)
-    rmw_kernel[(triton.cdiv(n, 64), )](target, val, old, n, KIND=kind, ADDRESSES=4, BLOCK=64)
+    atomic_rmw_kernel[(triton.cdiv(n, 64), )](target, val, old, n, KIND=kind, ADDRESSES=4, BLOCK=64)
     vals, olds, final = as_bits(val), as_bits(old), as_bits(target)
     for lane in range(4):
         lane_vals = vals[lane::4]
@@ -939,7 +831,7 @@ def test_float_atomic_max_min_order_of_signed_zeros_and_nan():
     for kind in ("max", "min"):
         target = initial.clone()
         old = torch.empty(8)
-        rmw_kernel[(1, )](target, val, old, 8, KIND=kind, ADDRESSES=8, BLOCK=8)
+        atomic_rmw_kernel[(1, )](target, val, old, 8, KIND=kind, ADDRESSES=8, BLOCK=8)
         results[kind] = target
         assert as_bits(old) == as_bits(initial)
     expect_max = torch.tensor([0.0, 0.0, -0.0, -0.0, nan, nan, -inf, -2.0])

@@ -24,7 +24,7 @@ import triton
 import triton.language as tl
 from triton._C.libtriton import interpreter as triton_interpreter_helpers
 
-from conftest import BITS, SIGNED, int_range, wrap
+from conftest import BITS, SIGNED, int_range, launch_binary, wrap
 
 INT_DTYPES = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint32]
 FLOAT_DTYPES = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
@@ -109,54 +109,9 @@ def unary_kernel(x_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, y, mask=mask)
 
 
-@triton.jit
-def binary_kernel(x_ptr, y_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask, other=1)  # masked-off lanes divide by 1 (see test_masked_division_*)
-    if OP == "add":
-        r = x + y
-    elif OP == "sub":
-        r = x - y
-    elif OP == "mul":
-        r = x * y
-    elif OP == "floordiv":
-        r = x // y
-    elif OP == "mod":
-        r = x % y
-    elif OP == "truediv":
-        r = x / y
-    elif OP == "div_rn":
-        r = tl.div_rn(x, y)
-    elif OP == "umulhi":
-        r = tl.umulhi(x, y)
-    elif OP == "shl":
-        r = x << y
-    elif OP == "shr":
-        r = x >> y
-    elif OP == "min_none":
-        r = tl.minimum(x, y)
-    elif OP == "max_none":
-        r = tl.maximum(x, y)
-    elif OP == "min_all":
-        r = tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL)
-    elif OP == "max_all":
-        r = tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL)
-    else:
-        tl.static_assert(False, "unknown op")
-    tl.store(out_ptr + offs, r, mask=mask)
-
-
 def launch_unary(op, x, out_dtype=None):
     out = torch.empty(x.shape, dtype=out_dtype or x.dtype)
     unary_kernel[(triton.cdiv(x.numel(), 128), )](x, out, x.numel(), OP=op, BLOCK=128)
-    return out
-
-
-def launch_binary(op, x, y, out_dtype=None):
-    out = torch.empty(x.shape, dtype=out_dtype or x.dtype)
-    binary_kernel[(triton.cdiv(x.numel(), 128), )](x, y, out, x.numel(), OP=op, BLOCK=128)
     return out
 
 

@@ -11,28 +11,11 @@ import numpy as np
 import pytest
 import torch
 import triton
-import triton.language as tl
-from conftest import NUMPY_MATH_IS_LIBM_REASON, numpy_float32_math_is_simd
+from conftest import NUMPY_MATH_IS_LIBM_REASON, math_unary_kernel, numpy_float32_math_is_simd
 
 pytestmark = pytest.mark.xfail(not numpy_float32_math_is_simd(), reason=NUMPY_MATH_IS_LIBM_REASON, strict=True)
 
 NUMPY = {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos}
-
-
-@triton.jit
-def float32_math_kernel(x_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    if OP == "exp":
-        y = tl.exp(x)
-    elif OP == "log":
-        y = tl.log(x)
-    elif OP == "sin":
-        y = tl.sin(x)
-    else:
-        y = tl.cos(x)
-    tl.store(out_ptr + offs, y, mask=mask)
 
 
 def f32(values):
@@ -76,7 +59,7 @@ def test_float32_math_bit_identical_to_numpy(op):
     with np.errstate(all="ignore"):
         expected = NUMPY[op](x)
     out = torch.empty(x.size, dtype=torch.float32)
-    float32_math_kernel[(triton.cdiv(x.size, 1024), )](torch.from_numpy(x), out, x.size, OP=op, BLOCK=1024)
+    math_unary_kernel[(triton.cdiv(x.size, 1024), )](torch.from_numpy(x), out, x.size, OP=op, BLOCK=1024)
     actual = out.numpy()
     differ = np.flatnonzero(actual.view(np.uint32) != expected.view(np.uint32))
     assert differ.size == 0, (f"{op}: {differ.size} of {x.size} results differ from numpy; first at x = "

@@ -19,6 +19,26 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
+/// `like` (a scalar, vector or tensor type) with `element` as its element type.
+Type withElementType(Type like, Type element) {
+  if (auto shaped = dyn_cast<ShapedType>(like))
+    return shaped.clone(element);
+  return element;
+}
+
+/// The constant `scalar` (an attribute of the element type) of type `type`, splat if shaped.
+Value splatConstant(OpBuilder &b, Location loc, Type type, TypedAttr scalar) {
+  TypedAttr attr = scalar;
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    attr = DenseElementsAttr::get(shaped, scalar);
+  return arith::ConstantOp::create(b, loc, type, attr);
+}
+
+/// The integer constant `value` of the integer (or shaped integer) type `type`.
+Value integerConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return splatConstant(b, loc, type, b.getIntegerAttr(getElementTypeOrSelf(type), value));
+}
+
 /// Negation flips the sign bit only (NaN payloads included), which the round trip through f32
 /// that bf16 arithmetic takes would not keep.
 struct NegateBFloat16OnBits : OpRewritePattern<arith::NegFOp> {
@@ -27,16 +47,11 @@ struct NegateBFloat16OnBits : OpRewritePattern<arith::NegFOp> {
     Type type = op.getType();
     if (!getElementTypeOrSelf(type).isBF16())
       return failure();
-    Type bitsType = rewriter.getI16Type();
-    TypedAttr sign = rewriter.getIntegerAttr(bitsType, 0x8000);
-    if (auto shaped = dyn_cast<ShapedType>(type)) {
-      bitsType = shaped.clone(bitsType);
-      sign = DenseElementsAttr::get(cast<ShapedType>(bitsType), sign);
-    }
+    Type bitsType = withElementType(type, rewriter.getI16Type());
     Location loc = op.getLoc();
     Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, op.getOperand());
     Value flipped = arith::XOrIOp::create(rewriter, loc, bits,
-                                          arith::ConstantOp::create(rewriter, loc, bitsType, sign));
+                                          integerConstant(rewriter, loc, bitsType, 0x8000));
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, flipped);
     return success();
   }
@@ -56,12 +71,7 @@ struct RoundIntegerToBFloat16Once : OpRewritePattern<IntToFloatOp> {
     if (!getElementTypeOrSelf(resultType).isBF16() || width <= 24)
       return failure();
     Location loc = op.getLoc();
-    auto constant = [&](int64_t value) -> Value {
-      TypedAttr attr = rewriter.getIntegerAttr(getElementTypeOrSelf(intType), value);
-      if (auto shaped = dyn_cast<ShapedType>(intType))
-        attr = DenseElementsAttr::get(shaped, attr);
-      return arith::ConstantOp::create(rewriter, loc, intType, attr);
-    };
+    auto constant = [&](int64_t value) { return integerConstant(rewriter, loc, intType, value); };
     constexpr bool isSigned = std::is_same_v<IntToFloatOp, arith::SIToFPOp>;
     Value value = op.getIn();
     Value negative;
@@ -86,9 +96,7 @@ struct RoundIntegerToBFloat16Once : OpRewritePattern<IntToFloatOp> {
     Value roundedToOdd = arith::OrIOp::create(
         rewriter, loc, kept, arith::SelectOp::create(rewriter, loc, inexact, lowest, constant(0)));
 
-    Type f32Type = rewriter.getF32Type();
-    if (auto shaped = dyn_cast<ShapedType>(resultType))
-      f32Type = shaped.clone(f32Type);
+    Type f32Type = withElementType(resultType, rewriter.getF32Type());
     Value exact = arith::UIToFPOp::create(rewriter, loc, f32Type, roundedToOdd);
     if (isSigned)
       exact = arith::SelectOp::create(rewriter, loc, negative,
@@ -97,6 +105,23 @@ struct RoundIntegerToBFloat16Once : OpRewritePattern<IntToFloatOp> {
     return success();
   }
 };
+
+/// x moved one step of its last bit away from zero (`up`) or toward it, where `when` holds and
+/// that bit is even: with `when` = "x is inexact", x rounded to odd.
+Value stepToOdd(OpBuilder &b, Location loc, Value x, Value when, Value up) {
+  Type bitsType = withElementType(
+      x.getType(), b.getIntegerType(getElementTypeOrSelf(x).getIntOrFloatBitWidth()));
+  Value bits = arith::BitcastOp::create(b, loc, bitsType, x);
+  Value one = integerConstant(b, loc, bitsType, 1);
+  Value lowestBit = arith::AndIOp::create(b, loc, bits, one);
+  Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lowestBit,
+                                     integerConstant(b, loc, bitsType, 0));
+  Value step = arith::SelectOp::create(b, loc, up, one, integerConstant(b, loc, bitsType, -1));
+  Value stepped =
+      arith::BitcastOp::create(b, loc, x.getType(), arith::AddIOp::create(b, loc, bits, step));
+  Value apply = arith::AndIOp::create(b, loc, when, even);
+  return arith::SelectOp::create(b, loc, apply, stepped, x);
+}
 
 /// A 16-bit fma computed in f32 and rounded again (what LLVM does for bf16, and for f16 on CPUs
 /// without FP16 arithmetic) can land on a tie that the exact result is not on: in bf16,
@@ -111,49 +136,23 @@ struct FuseHalfMultiplyAddOnce : OpRewritePattern<math::FmaOp> {
     if (!element.isBF16() && !element.isF16())
       return failure();
     Location loc = op.getLoc();
-    auto like = [&](Type element) -> Type {
-      if (auto shaped = dyn_cast<ShapedType>(type))
-        return shaped.clone(element);
-      return element;
-    };
-    Type f32Type = like(rewriter.getF32Type()), f64Type = like(rewriter.getF64Type());
-    auto constant = [&](Type t, TypedAttr scalar) -> Value {
-      Attribute attr = scalar;
-      if (auto shaped = dyn_cast<ShapedType>(t))
-        attr = DenseElementsAttr::get(shaped, scalar);
-      return arith::ConstantOp::create(rewriter, loc, t, cast<TypedAttr>(attr));
-    };
+    Type f32Type = withElementType(type, rewriter.getF32Type());
+    Type f64Type = withElementType(type, rewriter.getF64Type());
     auto widen = [&](Value v) -> Value {
       Value f32Value = arith::ExtFOp::create(rewriter, loc, f32Type, v);
       return arith::ExtFOp::create(rewriter, loc, f64Type, f32Value);
     };
-    // Moves x one step of its last bit away from zero (up) or toward it, when `when` holds.
-    auto stepToOdd = [&](Value x, Value when, Value up, unsigned width) -> Value {
-      Type bitsType = like(rewriter.getIntegerType(width));
-      Value bits = arith::BitcastOp::create(rewriter, loc, bitsType, x);
-      Value one = constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), 1));
-      Value minusOne =
-          constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), -1));
-      Value even = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, arith::AndIOp::create(rewriter, loc, bits, one),
-          constant(bitsType, rewriter.getIntegerAttr(getElementTypeOrSelf(bitsType), 0)));
-      Value step = arith::SelectOp::create(rewriter, loc, up, one, minusOne);
-      Value stepped = arith::AddIOp::create(rewriter, loc, bits, step);
-      Value apply = arith::AndIOp::create(rewriter, loc, when, even);
-      Value steppedFloat = arith::BitcastOp::create(rewriter, loc, x.getType(), stepped);
-      return arith::SelectOp::create(rewriter, loc, apply, steppedFloat, x);
-    };
     auto absf = [&](Value v) -> Value { return math::AbsFOp::create(rewriter, loc, v); };
 
     Value a = widen(op.getA()), b = widen(op.getB()), c = widen(op.getC());
-    Value product = arith::MulFOp::create(rewriter, loc, a, b); // exact: 16 significant bits
+    Value product = arith::MulFOp::create(rewriter, loc, a, b); // exact: at most 22 bits
     Value sum = arith::AddFOp::create(rewriter, loc, product, c);
     Value cPart = arith::SubFOp::create(rewriter, loc, sum, product);
     Value productPart = arith::SubFOp::create(rewriter, loc, sum, cPart);
     Value productError = arith::SubFOp::create(rewriter, loc, product, productPart);
     Value cError = arith::SubFOp::create(rewriter, loc, c, cPart);
     Value error = arith::AddFOp::create(rewriter, loc, productError, cError);
-    Value zero64 = constant(f64Type, rewriter.getF64FloatAttr(0.0));
+    Value zero64 = splatConstant(rewriter, loc, f64Type, rewriter.getF64FloatAttr(0.0));
     Value inexact = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, error, zero64);
     Value errorNegative =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, error, zero64);
@@ -161,18 +160,19 @@ struct FuseHalfMultiplyAddOnce : OpRewritePattern<math::FmaOp> {
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, sum, zero64);
     Value errorAwayFromZero =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, errorNegative, sumNegative);
-    Value odd64 = stepToOdd(sum, inexact, errorAwayFromZero, 64);
+    Value odd64 = stepToOdd(rewriter, loc, sum, inexact, errorAwayFromZero);
 
     Value narrow = arith::TruncFOp::create(rewriter, loc, f32Type, odd64);
     Value back = arith::ExtFOp::create(rewriter, loc, f64Type, narrow);
-    Value finite = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, absf(narrow),
-                                         constant(f32Type, rewriter.getF32FloatAttr(INFINITY)));
+    Value finite = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::ONE, absf(narrow),
+        splatConstant(rewriter, loc, f32Type, rewriter.getF32FloatAttr(INFINITY)));
     Value changed = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE, back, odd64);
     Value narrowInexact = arith::AndIOp::create(rewriter, loc, finite, changed);
     Value wideMagnitude = absf(odd64);
     Value narrowedDown =
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT, wideMagnitude, absf(back));
-    Value odd32 = stepToOdd(narrow, narrowInexact, narrowedDown, 32);
+    Value odd32 = stepToOdd(rewriter, loc, narrow, narrowInexact, narrowedDown);
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, odd32);
     return success();
   }
