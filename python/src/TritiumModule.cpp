@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NativeLauncher.h"
 #include "tritium/API/Compiler.h"
 #include "tritium/Target/CPU/Runtime.h"
 
@@ -150,6 +151,8 @@ PYBIND11_MODULE(_C, m) {
       py::arg("kinds"), py::arg("args"),
       "Run the grid with the GIL released. kinds has one letter per argument: p pointer, "
       "b bool, i/l signed, u/U unsigned, f f32, d f64, h 16-bit float bits.");
+  if (!tritium::python::addNativeLauncherType(m.ptr()))
+    throw py::error_already_set();
   m.def("set_num_threads", &tritium::cpu::setNumThreads, py::arg("threads"));
   m.def("get_num_threads", &tritium::cpu::getNumThreads);
 }

@@ -38,6 +38,24 @@ def _float16_bits(value, ty):
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
 
 
+# The native launcher's letters: as above, with 16-bit floats told apart and '-' for constexpr.
+_NATIVE_KINDS = {"fp16": "e", "bf16": "B", "constexpr": "-"}
+
+
+def make_launcher(src, metadata):
+    """Triton's launcher for one compiled kernel: the native one (tritium._C.NativeLauncher)
+    for signatures of plain parameters, the Python one for tuples and tensor descriptors."""
+    signature = list(src.signature.values())
+    flat = expand_signature(signature, None, None)
+    plain = all(isinstance(ty, str) and not ty.startswith("tensordesc") for ty in signature) and \
+        len(flat) == len(signature)
+    if plain:
+        kinds = "".join(_NATIVE_KINDS.get(ty) or _argument_kind(ty) for ty in signature)
+        name = getattr(metadata, "name", None) or "kernel"
+        return _C.NativeLauncher(kinds, name)
+    return CPULauncher(src, metadata)
+
+
 class CPULauncher:
     """Called as launcher(gridX, gridY, gridZ, stream, function, packed_metadata,
     launch_metadata, enter_hook, exit_hook, *args) with every kernel parameter in order."""
@@ -141,7 +159,7 @@ class CPUDriver(DriverBase):
 
     def __init__(self):
         self.utils = CPUUtils()
-        self.launcher_cls = CPULauncher
+        self.launcher_cls = make_launcher
 
     @classmethod
     def is_active(cls):

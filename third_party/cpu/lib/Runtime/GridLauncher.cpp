@@ -1,8 +1,19 @@
 //===- GridLauncher.cpp - running a grid of programs on a thread pool -----===//
 //
-// A persistent pool: workers sleep on a condition variable between launches and take
-// chunks of programs from a shared counter, so uneven programs balance out. The calling
-// thread works too; a one-program grid never wakes the pool.
+// A persistent pool whose hand-off costs no system call while the pool is warm. A launch is
+// published in one 64-bit word (launch sequence number | next unclaimed program): the caller
+// and the workers claim contiguous chunks of programs from it with compare-and-swap, so a
+// worker that arrives after the last chunk is gone simply finds nothing to do, and a worker
+// that is still looking at an old launch can never claim a program of a new one (its
+// sequence number no longer matches). The launch description itself is read like a
+// seqlock: it is only written while the word says "closed", and a claim succeeds only if
+// the word did not change since the description was read.
+//
+// Idle workers spin on the word for a short while after each launch (back-to-back launches,
+// as Inductor's generated code makes, then need no wake-up) and then sleep on a condition
+// variable. The caller runs programs too and returns when every program has finished, so a
+// one-program grid, or a grid the caller finishes before a worker notices, costs nothing
+// beyond the programs themselves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,39 +21,51 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TRITIUM_CPU_RELAX() _mm_pause()
+#elif defined(__aarch64__)
+#define TRITIUM_CPU_RELAX() asm volatile("yield")
+#else
+#define TRITIUM_CPU_RELAX() ((void)0)
+#endif
+
 namespace tritium::cpu {
 namespace {
 
-struct Launch {
-  KernelEntry entry = nullptr;
-  const uint64_t *args = nullptr;
-  int32_t gridX = 1, gridY = 1, gridZ = 1;
-  int64_t total = 0;
-  int64_t chunk = 1;
-  std::atomic<int64_t> next{0};
-  std::atomic<int64_t> done{0};
-};
+// The launch word: the launch's sequence number in the high bits, the next program to claim
+// in the low bits. A grid with more programs than the low bits hold runs as several launches.
+constexpr int kIndexBits = 40;
+constexpr uint64_t kIndexMask = (uint64_t(1) << kIndexBits) - 1;
+constexpr uint64_t kClosed = kIndexMask; // no program may be claimed
+constexpr int64_t kMaxProgramsPerLaunch = int64_t(kIndexMask) - 1;
 
-void runPrograms(Launch &launch) {
-  const int64_t plane = int64_t(launch.gridX) * launch.gridY;
-  for (;;) {
-    int64_t begin = launch.next.fetch_add(launch.chunk);
-    if (begin >= launch.total)
-      return;
-    int64_t end = std::min(begin + launch.chunk, launch.total);
-    for (int64_t i = begin; i < end; ++i) {
-      int32_t x = int32_t(i % launch.gridX);
-      int32_t y = int32_t((i / launch.gridX) % launch.gridY);
-      int32_t z = int32_t(i / plane);
-      launch.entry(launch.args, x, y, z, launch.gridX, launch.gridY, launch.gridZ);
-    }
-    launch.done.fetch_add(end - begin);
+uint64_t sequenceOf(uint64_t word) { return word >> kIndexBits; }
+uint64_t indexOf(uint64_t word) { return word & kIndexMask; }
+uint64_t makeWord(uint64_t sequence, uint64_t index) { return (sequence << kIndexBits) | index; }
+
+// How long an idle worker keeps polling before it sleeps.
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(200);
+// The caller shares a grid with the pool when the programs left would take it longer than this.
+constexpr auto kWorthSharing = std::chrono::microseconds(4);
+
+/// Runs the programs with linear ids [begin, end), x fastest.
+void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
+                 int32_t gridZ, int64_t begin, int64_t end) {
+  const int64_t plane = int64_t(gridX) * gridY;
+  for (int64_t i = begin; i < end; ++i) {
+    int32_t x = int32_t(i % gridX);
+    int32_t y = int32_t((i / gridX) % gridY);
+    int32_t z = int32_t(i / plane);
+    entry(args, x, y, z, gridX, gridY, gridZ);
   }
 }
 
@@ -61,60 +84,148 @@ public:
     for (int i = 1; i < threads; ++i)
       workers.emplace_back([this] { work(); });
   }
+
   ~ThreadPool() {
     {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
+      std::lock_guard<std::mutex> lock(sleepMutex);
+      stopping.store(true);
     }
     wake.notify_all();
     for (std::thread &worker : workers)
       worker.join();
   }
+
   int size() const { return int(workers.size()) + 1; }
 
-  void run(Launch &launch) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      current = &launch;
-      ++generation;
+  /// Runs programs [first, first + count) of the grid; one caller at a time.
+  void run(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY, int32_t gridZ,
+           int64_t first, int64_t count) {
+    // The caller starts alone and shares the rest with the pool only once what is left looks
+    // worth it: a grid of tiny programs never touches the pool (handing them to another core
+    // costs more than running them). The clock is read after 1, 2, 4, 8, ... programs.
+    int64_t started = 0;
+    auto start = std::chrono::steady_clock::now();
+    for (int64_t checkpoint = 1; started < count; checkpoint *= 2) {
+      int64_t stop = std::min(checkpoint, count);
+      runPrograms(entry, args, gridX, gridY, gridZ, first + started, first + stop);
+      started = stop;
+      auto elapsed = std::chrono::steady_clock::now() - start;
+      if (elapsed * (count - started) / started > kWorthSharing)
+        break;
     }
-    wake.notify_all();
-    runPrograms(launch);
-    std::unique_lock<std::mutex> lock(mutex);
-    finished.wait(lock, [&] { return launch.done.load() == launch.total && busy == 0; });
-    current = nullptr;
+    if (started == count)
+      return;
+    sequence = (sequence + 1) & ((uint64_t(1) << (64 - kIndexBits)) - 1);
+    if (sequence == 0)
+      sequence = 1; // 0 is "no launch yet"
+    // Close the word, then describe the launch, then open it (the seqlock's writer side).
+    word.store(makeWord(sequence, kClosed), std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    desc.entry.store(entry, std::memory_order_relaxed);
+    desc.args.store(args, std::memory_order_relaxed);
+    desc.gridX.store(gridX, std::memory_order_relaxed);
+    desc.gridY.store(gridY, std::memory_order_relaxed);
+    desc.gridZ.store(gridZ, std::memory_order_relaxed);
+    desc.first.store(first, std::memory_order_relaxed);
+    desc.count.store(count, std::memory_order_relaxed);
+    // Chunks keep neighbouring programs (neighbouring memory) on one thread while leaving
+    // enough chunks for the threads to even out.
+    desc.chunk.store(std::max<int64_t>(1, (count - started) / (int64_t(size()) * 4)),
+                     std::memory_order_relaxed);
+    done.store(started, std::memory_order_relaxed);
+    word.store(makeWord(sequence, uint64_t(started)), std::memory_order_seq_cst);
+    if (sleepers.load(std::memory_order_seq_cst) > 0) {
+      { std::lock_guard<std::mutex> lock(sleepMutex); }
+      wake.notify_all();
+    }
+    claimAndRun(makeWord(sequence, uint64_t(started)));
+    for (int spins = 0; done.load(std::memory_order_acquire) != count; ++spins) {
+      if (spins < 4096)
+        TRITIUM_CPU_RELAX();
+      else
+        std::this_thread::yield();
+    }
   }
 
 private:
-  void work() {
-    uint64_t seen = 0;
+  struct Description {
+    std::atomic<KernelEntry> entry{nullptr};
+    std::atomic<const uint64_t *> args{nullptr};
+    std::atomic<int32_t> gridX{1}, gridY{1}, gridZ{1};
+    std::atomic<int64_t> first{0}, count{0}, chunk{1};
+  };
+
+  /// Claims chunks of the launch `seen` names until none is left or a newer launch replaced it.
+  void claimAndRun(uint64_t seen) {
     for (;;) {
-      Launch *launch;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return stopping || (current && generation != seen); });
-        if (stopping)
-          return;
-        seen = generation;
-        launch = current;
-        ++busy;
-      }
-      runPrograms(*launch);
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        --busy;
-      }
-      finished.notify_all();
+      if (indexOf(seen) == kClosed)
+        return;
+      KernelEntry entry = desc.entry.load(std::memory_order_relaxed);
+      const uint64_t *args = desc.args.load(std::memory_order_relaxed);
+      int32_t gridX = desc.gridX.load(std::memory_order_relaxed);
+      int32_t gridY = desc.gridY.load(std::memory_order_relaxed);
+      int32_t gridZ = desc.gridZ.load(std::memory_order_relaxed);
+      int64_t first = desc.first.load(std::memory_order_relaxed);
+      int64_t count = desc.count.load(std::memory_order_relaxed);
+      int64_t chunk = desc.chunk.load(std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_acquire);
+      int64_t begin = int64_t(indexOf(seen));
+      if (begin >= count)
+        return;
+      int64_t end = std::min(begin + chunk, count);
+      // Succeeds only if the word is unchanged: the description read above is this launch's.
+      if (!word.compare_exchange_weak(seen, makeWord(sequenceOf(seen), uint64_t(end)),
+                                      std::memory_order_acq_rel, std::memory_order_acquire))
+        continue; // `seen` now holds the current word; a new sequence number ends the loop
+      runPrograms(entry, args, gridX, gridY, gridZ, first + begin, first + end);
+      done.fetch_add(end - begin, std::memory_order_acq_rel);
+      seen = word.load(std::memory_order_acquire);
     }
   }
 
+  void work() {
+    uint64_t finished = 0; // the sequence number of the last launch this worker saw through
+    for (;;) {
+      uint64_t seen = waitForLaunch(finished);
+      if (seen == 0)
+        return;
+      claimAndRun(seen);
+      finished = sequenceOf(seen);
+    }
+  }
+
+  /// The word of a launch newer than `finished` that is open, or 0 when the pool stops.
+  uint64_t waitForLaunch(uint64_t finished) {
+    auto fresh = [&](uint64_t w) { return sequenceOf(w) != finished && indexOf(w) != kClosed; };
+    auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    for (unsigned spins = 0;; ++spins) {
+      uint64_t w = word.load(std::memory_order_acquire);
+      if (fresh(w))
+        return w;
+      if (stopping.load(std::memory_order_relaxed))
+        return 0;
+      TRITIUM_CPU_RELAX();
+      if ((spins & 63) == 63 && std::chrono::steady_clock::now() > deadline)
+        break;
+    }
+    std::unique_lock<std::mutex> lock(sleepMutex);
+    sleepers.fetch_add(1, std::memory_order_seq_cst);
+    uint64_t w;
+    while (!fresh(w = word.load(std::memory_order_seq_cst)) && !stopping.load())
+      wake.wait(lock);
+    sleepers.fetch_sub(1, std::memory_order_seq_cst);
+    return stopping.load() ? 0 : w;
+  }
+
   std::vector<std::thread> workers;
-  std::mutex mutex;
-  std::condition_variable wake, finished;
-  Launch *current = nullptr;
-  uint64_t generation = 0;
-  int busy = 0;
-  bool stopping = false;
+  uint64_t sequence = 0; // the caller's; guarded by the launch mutex
+  Description desc;
+  alignas(64) std::atomic<uint64_t> word{0};
+  alignas(64) std::atomic<int64_t> done{0};
+  alignas(64) std::atomic<int> sleepers{0};
+  std::atomic<bool> stopping{false};
+  std::mutex sleepMutex;
+  std::condition_variable wake;
 };
 
 std::mutex poolMutex;
@@ -128,13 +239,21 @@ ThreadPool &getPool() {
   return *pool;
 }
 
+void runInline(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
+               int32_t gridZ) {
+  for (int32_t z = 0; z < gridZ; ++z)
+    for (int32_t y = 0; y < gridY; ++y)
+      for (int32_t x = 0; x < gridX; ++x)
+        entry(args, x, y, z, gridX, gridY, gridZ);
+}
+
 } // namespace
 
 void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
                 int32_t gridZ) {
-  int64_t total = int64_t(gridX) * gridY * gridZ;
-  if (total <= 0)
+  if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
     return;
+  int64_t total = int64_t(gridX) * gridY * gridZ;
   if (total == 1) {
     entry(args, 0, 0, 0, gridX, gridY, gridZ);
     return;
@@ -142,19 +261,13 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   // One launch at a time owns the pool; concurrent launches from other threads wait.
   std::lock_guard<std::mutex> lock(poolMutex);
   ThreadPool &threads = getPool();
-  Launch launch;
-  launch.entry = entry;
-  launch.args = args;
-  launch.gridX = gridX;
-  launch.gridY = gridY;
-  launch.gridZ = gridZ;
-  launch.total = total;
-  launch.chunk = std::max<int64_t>(1, total / (int64_t(threads.size()) * 8));
   if (threads.size() == 1) {
-    runPrograms(launch);
+    runInline(entry, args, gridX, gridY, gridZ);
     return;
   }
-  threads.run(launch);
+  for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch)
+    threads.run(entry, args, gridX, gridY, gridZ, first,
+                std::min(kMaxProgramsPerLaunch, total - first));
 }
 
 void setNumThreads(int threads) {

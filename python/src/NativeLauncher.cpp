@@ -1,0 +1,297 @@
+//===- NativeLauncher.cpp - Triton's launcher call in C ---------------------===//
+//
+// Triton calls a kernel's launcher as
+//   launcher(gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
+//            enter_hook, exit_hook, *kernel_parameters)
+// on every launch, from the JIT and straight from Inductor's generated code. This type does
+// that call with the C API only (vectorcall, no argument tuple, no Python frame): it knows the
+// kernel's parameter kinds from its signature, packs each kept parameter into the 8-byte slot
+// the kernel entry reads, releases the GIL and runs the grid.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NativeLauncher.h"
+
+#include "tritium/Target/CPU/Runtime.h"
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+namespace tritium::python {
+namespace {
+
+constexpr Py_ssize_t kLeadingArguments = 9; // grid x/y/z, stream, function, ..., exit hook
+constexpr char kSkipped = '-';              // a constexpr parameter: not passed to the kernel
+constexpr int kMaxSlots = 256;
+
+struct NativeLauncher {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  // One letter per kernel parameter, Triton's order: p pointer, b bool, i/l signed, u/U
+  // unsigned, f f32, d f64, e fp16, B bf16, '-' constexpr.
+  std::string *kinds;
+  int numSlots;
+  PyObject *name; // the kernel's name, for errors
+};
+
+PyObject *dataPtrName;
+PyObject *callsName;
+
+uint16_t halfBits(double value) {
+  _Float16 half = static_cast<_Float16>(value);
+  uint16_t bits;
+  std::memcpy(&bits, &half, sizeof(bits));
+  return bits;
+}
+
+/// bf16: the fp32 value's top half, rounded to nearest even (as Triton packs bf16 scalars).
+uint16_t bfloat16Bits(double value) {
+  float single = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &single, sizeof(bits));
+  return uint16_t((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+}
+
+/// An argument error naming the kernel and the parameter; returns false for the caller.
+bool argumentError(NativeLauncher *self, Py_ssize_t parameter, const char *what) {
+  PyObject *type = nullptr, *cause = nullptr, *traceback = nullptr;
+  PyErr_Fetch(&type, &cause, &traceback);
+  PyErr_NormalizeException(&type, &cause, &traceback);
+  if (cause)
+    PyErr_Format(PyExc_TypeError, "tritium: kernel '%U', parameter %zd: %s (%S)", self->name,
+                 parameter, what, cause);
+  else
+    PyErr_Format(PyExc_TypeError, "tritium: kernel '%U', parameter %zd: %s", self->name,
+                 parameter, what);
+  Py_XDECREF(type);
+  Py_XDECREF(cause);
+  Py_XDECREF(traceback);
+  return false;
+}
+
+bool packPointer(NativeLauncher *self, Py_ssize_t parameter, PyObject *arg, uint64_t &slot) {
+  if (arg == Py_None) {
+    slot = 0;
+    return true;
+  }
+  if (PyLong_CheckExact(arg)) {
+    slot = PyLong_AsUnsignedLongLong(arg);
+    return !PyErr_Occurred() || argumentError(self, parameter, "not a valid address");
+  }
+  PyObject *address = PyObject_CallMethodNoArgs(arg, dataPtrName);
+  if (!address)
+    return argumentError(self, parameter,
+                         "expected a tensor (an object with data_ptr()), None or an address; "
+                         "wrap numpy arrays with tritium.as_tensor_arg");
+  slot = PyLong_AsUnsignedLongLong(address);
+  Py_DECREF(address);
+  return !PyErr_Occurred() || argumentError(self, parameter, "data_ptr() is not an address");
+}
+
+bool packInteger(NativeLauncher *self, Py_ssize_t parameter, PyObject *arg, bool isSigned,
+                 uint64_t &slot) {
+  PyObject *integer = PyLong_Check(arg) ? (Py_INCREF(arg), arg) : PyNumber_Long(arg);
+  if (!integer)
+    return argumentError(self, parameter, "expected an integer");
+  if (isSigned)
+    slot = uint64_t(PyLong_AsLongLong(integer));
+  else
+    slot = PyLong_AsUnsignedLongLong(integer);
+  Py_DECREF(integer);
+  return !PyErr_Occurred() || argumentError(self, parameter, "integer out of range");
+}
+
+bool packFloat(NativeLauncher *self, Py_ssize_t parameter, PyObject *arg, char kind,
+               uint64_t &slot) {
+  double value = PyFloat_AsDouble(arg);
+  if (value == -1.0 && PyErr_Occurred())
+    return argumentError(self, parameter, "expected a number");
+  slot = 0;
+  switch (kind) {
+  case 'f': {
+    float single = static_cast<float>(value);
+    std::memcpy(&slot, &single, sizeof(single));
+    break;
+  }
+  case 'd': std::memcpy(&slot, &value, sizeof(value)); break;
+  case 'e': slot = halfBits(value); break;
+  default: slot = bfloat16Bits(value); break;
+  }
+  return true;
+}
+
+bool packArgument(NativeLauncher *self, Py_ssize_t parameter, char kind, PyObject *arg,
+                  uint64_t &slot) {
+  switch (kind) {
+  case 'p': return packPointer(self, parameter, arg, slot);
+  case 'b': {
+    int truth = PyObject_IsTrue(arg);
+    if (truth < 0)
+      return argumentError(self, parameter, "expected a bool");
+    slot = uint64_t(truth);
+    return true;
+  }
+  case 'i': case 'l': return packInteger(self, parameter, arg, true, slot);
+  case 'u': case 'U': return packInteger(self, parameter, arg, false, slot);
+  default: return packFloat(self, parameter, arg, kind, slot);
+  }
+}
+
+bool gridSize(PyObject *arg, const char *axis, int32_t &size) {
+  long long value = PyLong_AsLongLong(arg);
+  if (value == -1 && PyErr_Occurred())
+    return false;
+  if (value > INT32_MAX) {
+    PyErr_Format(PyExc_ValueError,
+                 "tritium: grid size %lld along %s is beyond 2^31-1 programs; use fewer, larger "
+                 "blocks or another grid axis",
+                 value, axis);
+    return false;
+  }
+  size = int32_t(value);
+  return true;
+}
+
+/// Calls Triton's launch hook, unless it is None or an empty HookChain (the usual case, which
+/// would otherwise cost a Python call per launch).
+bool callHook(PyObject *hook, PyObject *metadata) {
+  if (hook == Py_None)
+    return true;
+  if (PyObject *calls = PyObject_GetAttr(hook, callsName)) {
+    bool empty = PyList_CheckExact(calls) && PyList_GET_SIZE(calls) == 0;
+    Py_DECREF(calls);
+    if (empty)
+      return true;
+  } else {
+    PyErr_Clear();
+  }
+  PyObject *result = PyObject_CallOneArg(hook, metadata);
+  Py_XDECREF(result);
+  return result != nullptr;
+}
+
+PyObject *launch(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  auto *self = reinterpret_cast<NativeLauncher *>(callable);
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  const std::string &kinds = *self->kinds;
+  if (kwnames && PyTuple_GET_SIZE(kwnames) != 0) {
+    PyErr_SetString(PyExc_TypeError, "tritium: the launcher takes no keyword arguments");
+    return nullptr;
+  }
+  if (nargs != kLeadingArguments + Py_ssize_t(kinds.size())) {
+    PyErr_Format(PyExc_TypeError, "tritium: kernel '%U' takes %zd parameters, %zd given",
+                 self->name, Py_ssize_t(kinds.size()), nargs - kLeadingArguments);
+    return nullptr;
+  }
+  int32_t gridX, gridY, gridZ;
+  if (!gridSize(args[0], "x", gridX) || !gridSize(args[1], "y", gridY) ||
+      !gridSize(args[2], "z", gridZ))
+    return nullptr;
+  auto entry = reinterpret_cast<tritium::cpu::KernelEntry>(PyLong_AsVoidPtr(args[4]));
+  if (!entry && PyErr_Occurred())
+    return nullptr;
+
+  uint64_t slots[kMaxSlots + 1];
+  int slot = 0;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (kinds[i] == kSkipped)
+      continue;
+    if (!packArgument(self, Py_ssize_t(i), kinds[i], args[kLeadingArguments + i], slots[slot++]))
+      return nullptr;
+  }
+  slots[slot] = 0;
+
+  PyObject *launchMetadata = args[6];
+  if (!callHook(args[7], launchMetadata))
+    return nullptr;
+  Py_BEGIN_ALLOW_THREADS
+  tritium::cpu::launchGrid(entry, slots, gridX, gridY, gridZ);
+  Py_END_ALLOW_THREADS
+  std::string failure;
+  if (tritium::cpu::takeAssertFailure(failure)) {
+    PyErr_SetString(PyExc_AssertionError, failure.c_str());
+    return nullptr;
+  }
+  if (!callHook(args[8], launchMetadata))
+    return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject *create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  const char *kinds;
+  PyObject *name;
+  static const char *keywords[] = {"kinds", "name", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sU", const_cast<char **>(keywords), &kinds,
+                                   &name))
+    return nullptr;
+  int numSlots = 0;
+  for (const char *k = kinds; *k; ++k) {
+    if (!std::strchr("-pbiluUfdeB", *k)) {
+      PyErr_Format(PyExc_ValueError, "tritium: unknown parameter kind '%c'", *k);
+      return nullptr;
+    }
+    numSlots += *k != kSkipped;
+  }
+  if (numSlots > kMaxSlots) {
+    PyErr_Format(PyExc_ValueError, "tritium: kernel '%U' has %d parameters; at most %d are supported",
+                 name, numSlots, kMaxSlots);
+    return nullptr;
+  }
+  auto *self = reinterpret_cast<NativeLauncher *>(type->tp_alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->vectorcall = launch;
+  self->kinds = new std::string(kinds);
+  self->numSlots = numSlots;
+  Py_INCREF(name);
+  self->name = name;
+  return reinterpret_cast<PyObject *>(self);
+}
+
+/// Pickles as the call that makes it: Inductor pickles compiled kernels with their launchers.
+PyObject *reduce(PyObject *object, PyObject *) {
+  auto *self = reinterpret_cast<NativeLauncher *>(object);
+  return Py_BuildValue("(O(s#O))", Py_TYPE(object), self->kinds->data(),
+                       Py_ssize_t(self->kinds->size()), self->name);
+}
+
+PyMethodDef launcherMethods[] = {
+    {"__reduce__", reduce, METH_NOARGS, "Pickle support."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+void destroy(PyObject *object) {
+  auto *self = reinterpret_cast<NativeLauncher *>(object);
+  delete self->kinds;
+  Py_XDECREF(self->name);
+  Py_TYPE(object)->tp_free(object);
+}
+
+PyTypeObject launcherType = [] {
+  PyTypeObject type{PyVarObject_HEAD_INIT(nullptr, 0)};
+  type.tp_name = "tritium._C.NativeLauncher";
+  type.tp_basicsize = sizeof(NativeLauncher);
+  type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
+  type.tp_doc = "NativeLauncher(kinds, name): Triton's launcher call for one kernel signature.";
+  type.tp_new = create;
+  type.tp_dealloc = destroy;
+  type.tp_methods = launcherMethods;
+  type.tp_call = PyVectorcall_Call;
+  type.tp_vectorcall_offset = offsetof(NativeLauncher, vectorcall);
+  return type;
+}();
+
+} // namespace
+
+bool addNativeLauncherType(PyObject *module) {
+  dataPtrName = PyUnicode_InternFromString("data_ptr");
+  callsName = PyUnicode_InternFromString("calls");
+  if (!dataPtrName || !callsName || PyType_Ready(&launcherType) < 0)
+    return false;
+  Py_INCREF(&launcherType);
+  return PyModule_AddObject(module, "NativeLauncher",
+                            reinterpret_cast<PyObject *>(&launcherType)) == 0;
+}
+
+} // namespace tritium::python
