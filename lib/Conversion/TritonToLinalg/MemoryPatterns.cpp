@@ -19,18 +19,26 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
 namespace tritium {
-namespace {
 
-/// Loads one element, or yields `other` (zero when absent) where the mask is clear.
+/// The type an element travels through memory as: floats LLVM has no type for (fp8) and bf16
+/// as integers of their width. bf16 vectors are no legal type without AVX512-BF16, which
+/// would leave LLVM to scalarize every masked bf16 load and store; i16 vectors are.
+static Type accessType(Type pointee) {
+  if (pointee.isBF16())
+    return IntegerType::get(pointee.getContext(), 16);
+  return llvmPointeeType(pointee);
+}
+
 Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other, Type pointee,
                   bool isVolatile) {
-  Type type = llvmPointeeType(pointee);
+  Type type = accessType(pointee);
   unsigned alignment = pointeeByteSize(pointee);
-  // fp8 is loaded as an integer of its width and reinterpreted.
+  // fp8 and bf16 are loaded as integers of their width and reinterpreted.
   bool reinterpret = isa<FloatType>(pointee) && type != pointee;
   auto load = [&](OpBuilder &b, Location loc) -> Value {
     Value value = LLVM::LoadOp::create(b, loc, type, ptr, alignment, isVolatile);
@@ -43,10 +51,12 @@ Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other
   return valueUnderMask(b, loc, mask, load, [&](OpBuilder &, Location) { return other; });
 }
 
+namespace {
+
 void storeElement(OpBuilder &b, Location loc, Value ptr, Value value, Value mask,
                   Type pointee) {
   unsigned alignment = pointeeByteSize(pointee);
-  if (Type type = llvmPointeeType(pointee); isa<FloatType>(pointee) && type != pointee)
+  if (Type type = accessType(pointee); isa<FloatType>(pointee) && type != pointee)
     value = arith::BitcastOp::create(b, loc, type, value);
   if (!mask) {
     LLVM::StoreOp::create(b, loc, value, ptr, alignment);
@@ -96,6 +106,13 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
     }
 
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(tileType));
+    if (op->hasAttr(kReadAtUseAttr)) {
+      // Its elements are loaded inside the loops of the stores that use them; the tensor
+      // itself is only read by ops those stores no longer need, which fold away.
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, resultType.getShape(),
+                                                   resultType.getElementType());
+      return success();
+    }
     Value buffer = allocateTile(rewriter, loc, resultType);
     loadTileInto(rewriter, loc, *getTypeConverter(), op.getPtr(), op.getMask(), op.getOther(),
                  isVolatile, buffer);

@@ -15,6 +15,11 @@ mlir::Type llvmPointeeType(mlir::Type pointee);
 mlir::Value advancePointer(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
                            mlir::Value offset, mlir::Type pointee);
 
+/// One element loaded through `ptr`, or `other` (zero when absent) where the i1 `mask` is
+/// clear; masked-off lanes do not touch memory. `mask` and `other` may be null.
+mlir::Value loadElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr, mlir::Value mask,
+                        mlir::Value other, mlir::Type pointee, bool isVolatile);
+
 } // namespace tritium
 
 #endif // TRITIUM_LIB_CONVERSION_TRITONTOLINALG_POINTERUTILS_H

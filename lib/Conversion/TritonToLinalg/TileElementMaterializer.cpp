@@ -2,9 +2,13 @@
 
 #include "TileElementMaterializer.h"
 #include "PointerUtils.h"
+#include "TileLoops.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -43,6 +47,30 @@ static bool isRecomputableElementwise(Operation *op) {
            cast<RankedTensorType>(t).getShape() ==
                cast<RankedTensorType>(op->getResult(0).getType()).getShape();
   });
+}
+
+/// Math functions and divisions: many instructions per element, unlike index arithmetic.
+static bool isCostlyElementwise(Operation *op) {
+  return isa<math::MathDialect>(op->getDialect()) ||
+         isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+             arith::RemUIOp>(op);
+}
+
+/// Whether `user`, an op of the kernel being converted, reads its tile operands as whole
+/// tensors rather than element by element through this materializer (as loads, stores and
+/// atomics do). Ops the conversion itself created (linalg, tensor, ...) stand in for kernel
+/// ops that are still there to be asked, and do not count.
+static bool needsWholeTile(Operation *user) {
+  if (isa<linalg::LinalgDialect, tensor::TensorDialect, bufferization::BufferizationDialect,
+          memref::MemRefDialect>(user->getDialect()))
+    return false;
+  return !isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(user) &&
+         !isRecomputedPerElement(user);
+}
+
+bool isRecomputedPerElement(Operation *op) {
+  return isa<tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp>(op) ||
+         isRecomputableElementwise(op);
 }
 
 Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
@@ -86,6 +114,15 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
     return advancePointer(b, loc, ptr, offset, pointee);
   }
 
+  if (auto load = dyn_cast<tt::LoadOp>(def); load && load->hasAttr(kReadAtUseAttr)) {
+    Value ptr = elementAt(b, loc, load.getPtr(), indices);
+    Value mask = load.getMask() ? elementAt(b, loc, load.getMask(), indices) : Value();
+    Value other = load.getOther() ? elementAt(b, loc, load.getOther(), indices) : Value();
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(load.getPtr().getType()))
+                       .getPointeeType();
+    return loadElement(b, loc, ptr, mask, other, pointee, /*isVolatile=*/false);
+  }
+
   if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
     auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
     if (dense)
@@ -94,6 +131,10 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
   }
 
   if (isRecomputableElementwise(def)) {
+    // A costly tile that some other op needs whole (a reduction, a loop) exists in memory
+    // anyway: reading it is cheaper than computing it again (softmax's exp would run twice).
+    if (isCostlyElementwise(def) && llvm::any_of(def->getUsers(), needsWholeTile))
+      return readFromTensor(b, loc, tile, indices);
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())
       operands.push_back(elementAt(b, loc, operand, indices));

@@ -19,6 +19,15 @@
 
 namespace tritium {
 
+/// Attribute on a tile `tt.load` whose elements are read where they are used, inside the loops
+/// of the stores that consume them, instead of into a buffer (see StreamLoadsIntoStores.cpp).
+constexpr llvm::StringLiteral kReadAtUseAttr = "tritium.read_at_use";
+
+/// Whether the materializer recomputes the elements of `op`'s result from the elements of its
+/// tile operands at the same indices (broadcasts, expand_dims, addptr, pure elementwise
+/// arith/math), rather than reading them back from a materialized tensor.
+bool isRecomputedPerElement(mlir::Operation *op);
+
 class TileElementMaterializer {
 public:
   TileElementMaterializer(mlir::ConversionPatternRewriter &rewriter,

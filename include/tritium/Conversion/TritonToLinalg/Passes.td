@@ -67,4 +67,25 @@ def CarryPointerTileOffsetsAsScalars
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
+  let summary = "Mark tile loads that convert-triton-to-linalg may read inside their stores' loops";
+  let description = [{
+    A tile load whose every use is recomputed per element (broadcasts, expand_dims, addptr,
+    pure elementwise arith/math) and ends in `tt.store`s in the same block, with nothing that
+    may write memory in between, gets the unit attribute `tritium.read_at_use`.
+    convert-triton-to-linalg then loads its elements inside the store loops instead of into a
+    buffer:
+
+    ```mlir
+    %x = tt.load %xp, %m : tensor<1024x!tt.ptr<f32>>
+    %y = tt.load %yp, %m : tensor<1024x!tt.ptr<f32>>
+    %s = arith.addf %x, %y : tensor<1024xf32>
+    tt.store %op, %s, %m : tensor<1024x!tt.ptr<f32>>
+    ```
+    marks both loads, and the store's loop loads `x[i]` and `y[i]`, adds and stores: one pass
+    over memory. A store into the load's own base pointer through a different pointer tile
+    keeps the load as it is (elements it moves must be read before any is written).
+  }];
+}
+
 #endif // TRITIUM_CONVERSION_TRITONTOLINALG_PASSES

@@ -1,0 +1,144 @@
+//===- StreamLoadsIntoStores.cpp - read loaded tiles where they are stored ===//
+//
+// A tile load becomes a loop filling a buffer, and a tile store a loop that recomputes each
+// stored element. When everything a load feeds is recomputed per element and ends in stores,
+// the buffer is a detour: each element can be loaded inside the store's loop, right where it
+// is used, so that `out = x + y` is one loop of (masked) loads, an add and a store, which LLVM
+// vectorizes, instead of three passes through tile buffers.
+//
+// Reading at the store is the same as reading at the load when nothing in between writes
+// memory: the load and its stores must be in one block, with only loads and side-effect-free
+// ops between them. A store into the load's own base pointer must also address the same
+// elements (the same pointer tile, as for an in-place update): a store that moves data within
+// one buffer keeps the buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileElementMaterializer.h"
+#include "tritium/Conversion/TritonToLinalg/Passes.h"
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace tritium {
+#define GEN_PASS_DEF_STREAMLOADSINTOSTORES
+#include "tritium/Conversion/TritonToLinalg/Passes.h.inc"
+} // namespace tritium
+
+using namespace mlir;
+
+namespace tritium {
+namespace {
+
+/// The scalar pointer a tile of pointers is built from (through splats, broadcasts,
+/// expand_dims and addptrs), or null if it is not built that way.
+Value basePointer(Value ptr) {
+  while (Operation *def = ptr.getDefiningOp()) {
+    if (auto addptr = dyn_cast<tt::AddPtrOp>(def))
+      ptr = addptr.getPtr();
+    else if (auto splat = dyn_cast<tt::SplatOp>(def))
+      ptr = splat.getSrc();
+    else if (auto broadcast = dyn_cast<tt::BroadcastOp>(def))
+      ptr = broadcast.getSrc();
+    else if (auto expand = dyn_cast<tt::ExpandDimsOp>(def))
+      ptr = expand.getSrc();
+    else
+      return {};
+  }
+  return ptr; // a block argument: the kernel's pointer parameter
+}
+
+/// Whether `op` may write memory (conservatively: anything not known to only read or do
+/// nothing to memory).
+bool mayWrite(Operation *op) {
+  if (isa<tt::LoadOp>(op))
+    return false;
+  return !isMemoryEffectFree(op);
+}
+
+class LoadStreamer {
+public:
+  /// Marks every tile load of `func` that can be read at its stores.
+  void run(Operation *root) {
+    SmallVector<tt::LoadOp> candidates;
+    root->walk([&](tt::LoadOp load) {
+      if (isa<RankedTensorType>(load.getType()) && !load.getIsVolatile())
+        candidates.push_back(load);
+    });
+    streamed.insert(candidates.begin(), candidates.end());
+    // A load may feed the address of another (a gather): it is streamable only if that load
+    // is. Dropping one candidate can disqualify others, so iterate to a fixed point.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (tt::LoadOp load : candidates)
+        if (streamed.contains(load) && !streamable(load)) {
+          streamed.remove(load);
+          changed = true;
+        }
+    }
+    for (tt::LoadOp load : streamed)
+      load->setAttr(kReadAtUseAttr, UnitAttr::get(load.getContext()));
+  }
+
+private:
+  /// Whether every use of `load` is recomputed per element and ends in stores (or streamed
+  /// loads) that may read it there.
+  bool streamable(tt::LoadOp load) {
+    SmallVector<Value> worklist = {load.getResult()};
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    SmallVector<tt::StoreOp> stores;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        if (!visited.insert(user).second)
+          continue;
+        if (auto store = dyn_cast<tt::StoreOp>(user)) {
+          stores.push_back(store);
+          continue;
+        }
+        if (auto consumer = dyn_cast<tt::LoadOp>(user)) {
+          if (!streamed.contains(consumer))
+            return false;
+          worklist.push_back(consumer.getResult());
+          continue;
+        }
+        if (!isRecomputedPerElement(user))
+          return false;
+        worklist.push_back(user->getResult(0));
+      }
+    }
+    if (stores.empty())
+      return false;
+    Value base = basePointer(load.getPtr());
+    for (tt::StoreOp store : stores) {
+      if (store->getBlock() != load->getBlock() || !nothingWritesBetween(load, store))
+        return false;
+      if (!base || basePointer(store.getPtr()) == base) {
+        if (store.getPtr() != load.getPtr())
+          return false;
+      }
+    }
+    return true;
+  }
+
+  static bool nothingWritesBetween(Operation *first, Operation *last) {
+    if (!first->isBeforeInBlock(last))
+      return false;
+    for (Operation *op = first->getNextNode(); op != last; op = op->getNextNode())
+      if (mayWrite(op))
+        return false;
+    return true;
+  }
+
+  llvm::SetVector<tt::LoadOp> streamed;
+};
+
+struct StreamLoadsIntoStoresPass
+    : impl::StreamLoadsIntoStoresBase<StreamLoadsIntoStoresPass> {
+  void runOnOperation() override { LoadStreamer().run(getOperation()); }
+};
+
+} // namespace
+} // namespace tritium

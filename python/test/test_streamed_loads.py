@@ -1,0 +1,113 @@
+"""Loads read where they are stored (stream-loads-into-stores): each kernel here has loads that
+are streamed into their stores' loops and some that are not, and must give the same results as
+torch whichever path a load takes."""
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scaled_row_update_kernel(x_ptr, g_ptr, out_ptr, n_rows, n_cols, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    """out = g[r] * (x - mean(x[r])) + g[n_rows + r] / n_cols: the backward of var_mean as Inductor
+    writes it. x feeds a sum (kept in a buffer); g is streamed through a division and broadcasts."""
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)[:, None]
+    cols = tl.arange(0, BLOCK_C)[None, :]
+    mask = (rows < n_rows) & (cols < n_cols)
+    x = tl.load(x_ptr + rows * n_cols + cols, mask, other=0.0)
+    mean = tl.sum(tl.where(mask, x, 0.0), 1)[:, None] / n_cols
+    scale = tl.load(g_ptr + rows, rows < n_rows)
+    shift = tl.load(g_ptr + n_rows + rows, rows < n_rows)
+    tl.store(out_ptr + rows * n_cols + cols, scale * (x - mean) + shift / n_cols, mask)
+
+
+def test_streamed_load_through_division_and_broadcast():
+    x, g = torch.randn(8, 100), torch.randn(16)
+    out = torch.empty_like(x)
+    scaled_row_update_kernel[(2, )](x, g, out, 8, 100, BLOCK_R=4, BLOCK_C=128)
+    expected = g[:8, None] * (x - x.mean(1, keepdim=True)) + g[8:, None] / 100
+    torch.testing.assert_close(out, expected)
+
+
+@triton.jit
+def in_place_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask) * 2 + tl.load(y_ptr + offs, mask), mask)
+
+
+def test_in_place_update():
+    x, y = torch.randn(1000), torch.randn(1000)
+    expected = x * 2 + y
+    in_place_kernel[(4, )](x, y, 1000, BLOCK=256)
+    torch.testing.assert_close(x, expected)
+
+
+@triton.jit
+def shift_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x_ptr + offs, offs < n - 1)
+    tl.store(x_ptr + offs + 1, v, offs < n - 1)
+
+
+def test_shift_within_one_buffer_reads_before_writing():
+    x = torch.arange(16, dtype=torch.float32)
+    expected = torch.cat([x[:1], x[:-1]])
+    shift_kernel[(1, )](x, 16, BLOCK=16)
+    torch.testing.assert_close(x, expected)
+
+
+@triton.jit
+def two_outputs_kernel(x_ptr, a_ptr, b_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask)
+    tl.store(a_ptr + offs, x + 1, mask)
+    tl.store(b_ptr + offs, x * 3, mask)
+
+
+def test_two_stores_of_one_load_aliasing_the_input():
+    """The first store writes over the input (a is x): the second store must see the loaded values."""
+    x, b = torch.randn(300), torch.empty(300)
+    expected_a, expected_b = x + 1, x * 3
+    two_outputs_kernel[(2, )](x, x, b, 300, BLOCK=256)
+    torch.testing.assert_close(x, expected_a)
+    torch.testing.assert_close(b, expected_b)
+
+
+@triton.jit
+def gather_kernel(idx_ptr, table_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    idx = tl.load(idx_ptr + offs, mask, other=0)
+    tl.store(out_ptr + offs, tl.load(table_ptr + idx, mask) * 2, mask)
+
+
+def test_gather_through_a_streamed_index_load():
+    table = torch.randn(50)
+    idx = torch.randint(0, 50, (200, ), dtype=torch.int32)
+    out = torch.empty(200)
+    gather_kernel[(4, )](idx, table, out, 200, BLOCK=64)
+    torch.testing.assert_close(out, table[idx.long()] * 2)
+
+
+@triton.jit
+def convert_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, (tl.load(x_ptr + offs, mask, other=1.0) * 2).to(out_ptr.dtype.element_ty), mask)
+
+
+@pytest.mark.parametrize("src,dst", [(torch.float32, torch.bfloat16), (torch.bfloat16, torch.float32),
+                                     (torch.bfloat16, torch.bfloat16), (torch.float16, torch.bfloat16)])
+def test_16_bit_floats_through_memory(src, dst):
+    """bf16 travels through memory as 16-bit integers (masked vector loads and stores); values,
+    subnormals and the masked tail stay exact."""
+    x = torch.cat([torch.randn(997), torch.tensor([1e-40, -1e-40, 3e38])]).to(src)
+    out = torch.full((1000, ), 7.0, dtype=dst)
+    convert_kernel[(4, )](x, out, 999, BLOCK=256)
+    expected = (x[:999].float() * 2).to(dst) if src != torch.bfloat16 else (x[:999] * 2).to(dst)
+    assert torch.equal(out[:999].view(torch.int16) if dst != torch.float32 else out[:999],
+                       expected.view(torch.int16) if dst != torch.float32 else expected)
+    assert out[999].item() == 7.0

@@ -1,0 +1,155 @@
+// RUN: tritium-opt %s -split-input-file --stream-loads-into-stores | FileCheck %s
+// RUN: tritium-opt %s -split-input-file --stream-loads-into-stores --convert-triton-to-linalg --canonicalize | FileCheck %s --check-prefix=LINALG
+
+// A vector add: both loads feed only the store, so both are read inside its loop and no tile
+// buffer remains.
+// out = tl.load(x + offs, mask) + tl.load(y + offs, mask); tl.store(out + offs, ..., mask)
+// CHECK-LABEL: tt.func @vector_add
+// CHECK: tt.load %{{.+}}, %{{.+}} {tritium.read_at_use} : tensor<16x!tt.ptr<f32>>
+// CHECK: tt.load %{{.+}}, %{{.+}} {tritium.read_at_use} : tensor<16x!tt.ptr<f32>>
+// LINALG-LABEL: func.func @vector_add
+// LINALG-NOT: memref.alloc
+// LINALG: scf.for
+// LINALG:   %[[MASK:.+]] = arith.cmpi slt
+// LINALG:   %[[X:.+]] = scf.if %[[MASK]] -> (f32) {
+// LINALG:     llvm.load
+// LINALG:   %[[Y:.+]] = scf.if %[[MASK]] -> (f32) {
+// LINALG:     llvm.load
+// LINALG:   %[[SUM:.+]] = arith.addf %[[X]], %[[Y]] : f32
+// LINALG:   scf.if %[[MASK]] {
+// LINALG:     llvm.store %[[SUM]]
+// LINALG-NOT: memref.alloc
+tt.func @vector_add(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  %offs = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %ns = tt.splat %n : i32 -> tensor<16xi32>
+  %mask = arith.cmpi slt, %offs, %ns : tensor<16xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %ys = tt.splat %y : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %yp = tt.addptr %ys, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  %a = tt.load %xp, %mask : tensor<16x!tt.ptr<f32>>
+  %b = tt.load %yp, %mask : tensor<16x!tt.ptr<f32>>
+  %s = arith.addf %a, %b : tensor<16xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+  tt.store %op, %s, %mask : tensor<16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A gather: the index load feeds the address of a streamed load, so it streams too.
+// CHECK-LABEL: tt.func @gather
+// CHECK: tt.load %{{.+}} {tritium.read_at_use} : tensor<8x!tt.ptr<i32>>
+// CHECK: tt.load %{{.+}} {tritium.read_at_use} : tensor<8x!tt.ptr<f32>>
+// LINALG-LABEL: func.func @gather
+// LINALG-NOT: memref.alloc
+// LINALG: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// LINALG: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// LINALG: llvm.store
+// LINALG-LABEL: func.func @feeds_a_reduction
+// LINALG: memref.alloc
+tt.func @gather(%idx: !tt.ptr<i32>, %table: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %is = tt.splat %idx : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+  %ip = tt.addptr %is, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+  %i = tt.load %ip : tensor<8x!tt.ptr<i32>>
+  %ts = tt.splat %table : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %tp = tt.addptr %ts, %i : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %tp : tensor<8x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %v : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A reduction needs the whole tile: the load keeps its buffer.
+// CHECK-LABEL: tt.func @feeds_a_reduction
+// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tritium.read_at_use
+tt.func @feeds_a_reduction(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %m = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.maxnumf %a, %b : f32
+    tt.reduce.return %c : f32
+  }) : (tensor<8xf32>) -> f32
+  %ms = tt.splat %m : f32 -> tensor<8xf32>
+  %d = arith.subf %v, %ms : tensor<8xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %d : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A store between the load and its use may overwrite what the load read: not streamed.
+// CHECK-LABEL: tt.func @write_in_between
+// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tritium.read_at_use
+tt.func @write_in_between(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<8xf32>
+  tt.store %xp, %zero : tensor<8x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %v : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// In place through the same pointer tile: element i is read before it is written. Streamed.
+// CHECK-LABEL: tt.func @in_place
+// CHECK: tt.load %{{.+}} {tritium.read_at_use} : tensor<8x!tt.ptr<f32>>
+tt.func @in_place(%x: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %d = arith.addf %v, %v : tensor<8xf32>
+  tt.store %xp, %d : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Shifting within one buffer: x[i + 1] = x[i] needs every x[i] read before any is written.
+// CHECK-LABEL: tt.func @shift_within_buffer
+// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tritium.read_at_use
+tt.func @shift_within_buffer(%x: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %one = arith.constant dense<1> : tensor<8xi32>
+  %shifted = tt.addptr %xp, %one : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %shifted, %v : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A volatile load is performed where it is written.
+// CHECK-LABEL: tt.func @volatile_load
+// CHECK-NOT: tritium.read_at_use
+tt.func @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp {isVolatile = true} : tensor<8x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %v : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
