@@ -37,6 +37,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  pm.addNestedPass<func::FuncOp>(createPromoteTileBuffersToStack());
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // The C block of a register-tiled matmul leaves memory for the length of its K loop.

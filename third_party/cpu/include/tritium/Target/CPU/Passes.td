@@ -76,6 +76,28 @@ def CopiesToLinalg : Pass<"tritium-cpu-copies-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def PromoteTileBuffersToStack
+    : Pass<"tritium-cpu-promote-tile-buffers-to-stack", "mlir::func::FuncOp"> {
+  let summary = "Allocate a kernel's small, statically shaped tile buffers on the stack";
+  let description = [{
+    Tile buffers (loaded tiles, results of reductions and elementwise ops) are allocated once
+    per program. On the heap that is a malloc and a free per buffer per program; on the stack
+    it is nothing. Every `memref.alloc` of a static shape in the function's entry block (once
+    per call, after buffer loop hoisting) whose buffer does not leave the function becomes a
+    `memref.alloca`, while each buffer stays within `max-buffer-bytes` and all of them within
+    `max-function-bytes`:
+    `%b = memref.alloc() : memref<1024xf32>` becomes `%b = memref.alloca() : memref<1024xf32>`.
+    Runs before deallocations are inserted.
+  }];
+  let options = [
+    Option<"maxBufferBytes", "max-buffer-bytes", "int64_t", /*default=*/"65536",
+           "The largest buffer promoted">,
+    Option<"maxFunctionBytes", "max-function-bytes", "int64_t", /*default=*/"262144",
+           "The most stack a function's promoted buffers take together">,
+  ];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def WidenBoolMemRefs : Pass<"tritium-cpu-widen-bool-memrefs", "mlir::ModuleOp"> {
   let summary = "Store i1 buffers as i8, one byte per element";
   let description = [{

@@ -1,0 +1,58 @@
+// RUN: tritium-opt %s -split-input-file --tritium-cpu-promote-tile-buffers-to-stack | FileCheck %s
+// RUN: tritium-opt %s -split-input-file --tritium-cpu-promote-tile-buffers-to-stack="max-function-bytes=4096" | FileCheck %s --check-prefix=BUDGET
+
+// A program's tile buffer, allocated once per call: on the stack.
+// CHECK-LABEL: func.func @tile_buffer
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<1024xf32>
+// CHECK-NOT: memref.alloc()
+func.func @tile_buffer(%v: f32, %i: index) -> f32 {
+  %m = memref.alloc() {alignment = 64 : i64} : memref<1024xf32>
+  memref.store %v, %m[%i] : memref<1024xf32>
+  %r = memref.load %m[%i] : memref<1024xf32>
+  return %r : f32
+}
+
+// -----
+
+// Beyond the per-buffer limit (64 KiB by default), inside a loop, of a dynamic size, or
+// returned: the heap.
+// CHECK-LABEL: func.func @stays_on_heap
+// CHECK: memref.alloc() : memref<32768xf32>
+// CHECK: memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK: scf.for
+// CHECK:   memref.alloc() : memref<16xf32>
+// CHECK: memref.alloc() : memref<8xf32>
+// CHECK-NOT: memref.alloca
+func.func @stays_on_heap(%n: index, %v: f32) -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = memref.alloc() : memref<32768xf32>
+  memref.store %v, %big[%c0] : memref<32768xf32>
+  %dyn = memref.alloc(%n) : memref<?xf32>
+  memref.store %v, %dyn[%c0] : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %inner = memref.alloc() : memref<16xf32>
+    memref.store %v, %inner[%c0] : memref<16xf32>
+  }
+  %out = memref.alloc() : memref<8xf32>
+  return %out : memref<8xf32>
+}
+
+// -----
+
+// The function's budget: buffers are promoted in order until it is spent.
+// CHECK-LABEL: func.func @budget
+// CHECK-COUNT-3: memref.alloca() : memref<512xf32>
+// BUDGET-LABEL: func.func @budget
+// BUDGET: memref.alloca() : memref<512xf32>
+// BUDGET: memref.alloca() : memref<512xf32>
+// BUDGET: memref.alloc() : memref<512xf32>
+func.func @budget(%v: f32, %i: index) {
+  %a = memref.alloc() : memref<512xf32>
+  %b = memref.alloc() : memref<512xf32>
+  %c = memref.alloc() : memref<512xf32>
+  memref.store %v, %a[%i] : memref<512xf32>
+  memref.store %v, %b[%i] : memref<512xf32>
+  memref.store %v, %c[%i] : memref<512xf32>
+  return
+}

@@ -1,0 +1,91 @@
+//===- PromoteTileBuffersToStack.cpp - tile buffers without malloc ---------===//
+//
+// A program allocates its tile buffers each time it runs; a grid runs thousands of programs.
+// Buffers the function allocates once per call (its entry block) with a static size live on
+// its stack frame instead: no allocator call, no free, memory that stays in cache from one
+// program to the next. Buffers that leave the function, buffers allocated inside loops
+// (loop-carried tiles) and large or dynamically sized ones stay on the heap.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
+namespace tritium::cpu {
+#define GEN_PASS_DEF_PROMOTETILEBUFFERSTOSTACK
+#include "tritium/Target/CPU/Passes.h.inc"
+} // namespace tritium::cpu
+
+using namespace mlir;
+
+namespace tritium::cpu {
+namespace {
+
+/// Bytes of a static buffer of ints or floats; nullopt for anything else (i1 tiles are
+/// widened to bytes later and keep their allocation).
+std::optional<int64_t> staticBytes(MemRefType type) {
+  Type element = type.getElementType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() || element.isInteger(1) ||
+      !(isa<FloatType>(element) || isa<IntegerType>(element)))
+    return std::nullopt;
+  return type.getNumElements() * ((element.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// Whether the buffer, or a view of it, is returned from the function.
+bool leavesFunction(Value buffer) {
+  SmallVector<Value> worklist = {buffer};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<func::ReturnOp>(user))
+        return true;
+      // Views and region results alias the buffer: follow them.
+      if (user->hasTrait<OpTrait::IsTerminator>()) {
+        for (Value result : user->getParentOp()->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+        continue;
+      }
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          worklist.push_back(result);
+    }
+  }
+  return false;
+}
+
+struct PromoteTileBuffersToStackPass
+    : impl::PromoteTileBuffersToStackBase<PromoteTileBuffersToStackPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    int64_t budget = maxFunctionBytes;
+    for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+      auto alloc = dyn_cast<memref::AllocOp>(&op);
+      if (!alloc || !alloc.getDynamicSizes().empty() || !alloc.getSymbolOperands().empty())
+        continue;
+      std::optional<int64_t> bytes = staticBytes(alloc.getType());
+      if (!bytes || *bytes > maxBufferBytes || *bytes > budget || leavesFunction(alloc))
+        continue;
+      budget -= *bytes;
+      OpBuilder b(alloc);
+      auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(), ValueRange{},
+                                             ValueRange{}, alloc.getAlignmentAttr());
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+    }
+  }
+};
+
+} // namespace
+} // namespace tritium::cpu
