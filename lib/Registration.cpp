@@ -32,6 +32,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -75,6 +76,8 @@ void registerDialects(mlir::DialectRegistry &registry) {
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   // Tiled matmuls bufferize through subset ops, whose analysis needs value bounds.
   mlir::tensor::registerSubsetOpInterfaceExternalModels(registry);
+  // Strided slices (the pair trees of reductions) fold through shape reification.
+  mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);
   mlir::linalg::registerSubsetOpInterfaceExternalModels(registry);
   mlir::affine::registerValueBoundsOpInterfaceExternalModels(registry);
   mlir::arith::registerValueBoundsOpInterfaceExternalModels(registry);

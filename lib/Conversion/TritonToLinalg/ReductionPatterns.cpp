@@ -1,8 +1,12 @@
 //===- ReductionPatterns.cpp - tt.reduce and tt.scan ----------------------===//
 //
-// Triton's combiners have no identity element, so a reduction starts from the first slice
-// along the axis and folds the rest into it with linalg.reduce, whose body is the combiner.
-// A scan walks the axis with a loop, combining each slice with the running one.
+// A reduction whose combiner is one op with a known identity (sum, max, ...) is a linalg.reduce
+// over the whole axis starting from that identity. Other combiners (argmin/argmax over two
+// operands, user functions) have no identity: they combine neighbouring pairs level by level
+// (axes are powers of two), each level a parallel linalg.generic, as a GPU's tree does.
+// Either way the loops vectorize. A scan along the innermost axis doubles its reach pass by
+// pass (each pass a parallel linalg.generic); along an outer axis it walks the axis with a
+// loop, combining each slice (a contiguous row) with the running one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,42 +66,59 @@ SmallVector<Value> cloneCombiner(OpBuilder &b, Region &region, ValueRange lhs, V
   return results;
 }
 
-struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    int64_t axis = op.getAxis();
-    ValueRange srcs = adaptor.getSrcs();
-    int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
-
-    SmallVector<Value> inits, rests;
-    for (Value src : srcs) {
-      inits.push_back(sliceAlong(rewriter, loc, src, axis, rewriter.getIndexAttr(0), 1, true));
-      if (size > 1)
-        rests.push_back(
-            sliceAlong(rewriter, loc, src, axis, rewriter.getIndexAttr(1), size - 1, false));
-    }
-    SmallVector<Value> results = inits;
-    if (size > 1) {
-      auto reduce = linalg::ReduceOp::create(
-          rewriter, loc, rests, inits, SmallVector<int64_t>{axis},
-          [&](OpBuilder &b, Location loc, ValueRange args) {
-            unsigned n = args.size() / 2;
-            SmallVector<Value> combined = cloneCombiner(b, op.getCombineOp(), args.drop_front(n),
-                                                        args.take_front(n), true);
-            linalg::YieldOp::create(b, loc, combined);
-          });
-      results = reduce.getResults();
-    }
-    // Reducing a 1-D tensor gives a scalar.
-    for (Value &result : results)
-      if (cast<RankedTensorType>(result.getType()).getRank() == 0)
-        result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
-    rewriter.replaceOp(op, results);
-    return success();
+/// The identity element of a combiner that is a single op of its two arguments (`a + b`,
+/// `max(a, b)`, ...), or null. Reducing from the identity over the whole axis leaves no first
+/// slice to peel and no odd-sized remainder, so the loop vectorizes without a scalar tail.
+TypedAttr combinerIdentity(Region &combiner) {
+  Block &body = combiner.front();
+  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(body.without_terminator()))
+    return {};
+  Operation &op = body.front();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != op.getResult(0))
+    return {};
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  if (!((op.getOperand(0) == a && op.getOperand(1) == b) ||
+        (op.getOperand(0) == b && op.getOperand(1) == a)))
+    return {};
+  Type type = op.getResult(0).getType();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    std::optional<APFloat> identity;
+    if (isa<arith::AddFOp>(op))
+      identity = APFloat::getZero(semantics, /*Negative=*/true);
+    else if (isa<arith::MulFOp>(op))
+      identity = APFloat::getOne(semantics);
+    else if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op)) // NaN gives way to any number
+      identity = APFloat::getNaN(semantics);
+    else if (isa<arith::MaximumFOp>(op))
+      identity = APFloat::getInf(semantics, /*Negative=*/true);
+    else if (isa<arith::MinimumFOp>(op))
+      identity = APFloat::getInf(semantics);
+    if (!identity)
+      return {};
+    return FloatAttr::get(type, *identity);
   }
-};
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return {};
+  unsigned width = intType.getWidth();
+  std::optional<APInt> identity;
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op))
+    identity = APInt::getZero(width);
+  else if (isa<arith::MulIOp>(op))
+    identity = APInt(width, 1);
+  else if (isa<arith::AndIOp, arith::MinUIOp>(op))
+    identity = APInt::getAllOnes(width);
+  else if (isa<arith::MaxSIOp>(op))
+    identity = APInt::getSignedMinValue(width);
+  else if (isa<arith::MinSIOp>(op))
+    identity = APInt::getSignedMaxValue(width);
+  if (!identity)
+    return {};
+  return IntegerAttr::get(type, *identity);
+}
 
 /// Elementwise application of the combiner to two tensors of equal shape.
 SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, ValueRange lhs,
@@ -125,6 +146,132 @@ SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, 
   return generic.getResults();
 }
 
+/// `src[..., offset :: stride][:size]` along `axis`.
+Value everyOtherAlong(OpBuilder &b, Location loc, Value src, int64_t axis, int64_t offset) {
+  auto type = cast<RankedTensorType>(src.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t d : type.getShape())
+    sizes.push_back(b.getIndexAttr(d));
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] /= 2;
+  offsets[axis] = b.getIndexAttr(offset);
+  sizes[axis] = b.getIndexAttr(shape[axis]);
+  strides[axis] = b.getIndexAttr(2);
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, resultType, src, offsets, sizes, strides);
+}
+
+/// Reduces a power-of-two axis as a balanced tree of neighbouring pairs: each level combines
+/// elements 2i and 2i+1 of all operands at once, a parallel (vectorizable) elementwise
+/// application of the combiner; the axis halves until one element is left. The order of
+/// combination is that of a GPU's reduction (contiguous ranges, left before right), so
+/// associative combiners that are not commutative keep their meaning.
+SmallVector<Value> reduceAsPairTree(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
+                                    int64_t axis) {
+  SmallVector<Value> current(srcs);
+  while (cast<RankedTensorType>(current[0].getType()).getDimSize(axis) > 1) {
+    SmallVector<Value> lhs, rhs;
+    for (Value v : current) {
+      lhs.push_back(everyOtherAlong(b, loc, v, axis, 0));
+      rhs.push_back(everyOtherAlong(b, loc, v, axis, 1));
+    }
+    current = combineTensors(b, loc, combiner, lhs, rhs);
+  }
+  for (Value &v : current)
+    v = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), 1, /*dropAxis=*/true);
+  return current;
+}
+
+/// linalg.reduce of `srcs` along `axis` into `inits`, whose body is the combiner.
+SmallVector<Value> reduceWithLinalg(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
+                                    ValueRange inits, int64_t axis) {
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, srcs, inits, SmallVector<int64_t>{axis},
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        unsigned n = args.size() / 2;
+        linalg::YieldOp::create(
+            b, loc, cloneCombiner(b, combiner, args.drop_front(n), args.take_front(n), true));
+      });
+  return reduce.getResults();
+}
+
+struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    ValueRange srcs = adaptor.getSrcs();
+    int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
+
+    Region &combiner = op.getCombineOp();
+    SmallVector<Value> results;
+    TypedAttr identity = srcs.size() == 1 && size > 1 ? combinerIdentity(combiner) : nullptr;
+    if (size == 1) {
+      for (Value src : srcs)
+        results.push_back(sliceAlong(rewriter, loc, src, axis, rewriter.getIndexAttr(0), 1, true));
+    } else if (identity) {
+      // One op with an identity: linalg.reduce over the whole axis, from the identity.
+      auto srcType = cast<RankedTensorType>(srcs[0].getType());
+      SmallVector<int64_t> shape(srcType.getShape());
+      shape.erase(shape.begin() + axis);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, shape, srcType.getElementType());
+      Value neutral = arith::ConstantOp::create(rewriter, loc, identity);
+      Value init = linalg::FillOp::create(rewriter, loc, neutral, empty).getResult(0);
+      results = reduceWithLinalg(rewriter, loc, combiner, srcs, init, axis);
+    } else {
+      // Several operands (argmin, argmax) or another combiner: a tree of parallel steps (tensor
+      // dimensions are powers of two, which the tt verifiers check).
+      if (!llvm::isPowerOf2_64(size))
+        return rewriter.notifyMatchFailure(op, "the reduced axis is not a power of two");
+      results = reduceAsPairTree(rewriter, loc, combiner, srcs, axis);
+    }
+    // Reducing a 1-D tensor gives a scalar.
+    for (Value &result : results)
+      if (cast<RankedTensorType>(result.getType()).getRank() == 0)
+        result = tensor::ExtractOp::create(rewriter, loc, result, ValueRange{});
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// `dest` with `src` written over it from `offset` along `axis`.
+Value insertAlong(OpBuilder &b, Location loc, Value src, Value dest, int64_t axis, int64_t offset) {
+  auto type = cast<RankedTensorType>(src.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t d : type.getShape())
+    sizes.push_back(b.getIndexAttr(d));
+  offsets[axis] = b.getIndexAttr(offset);
+  return tensor::InsertSliceOp::create(b, loc, src, dest, offsets, sizes, strides);
+}
+
+/// An inclusive scan along the innermost axis by doubling distances (Hillis and Steele): after
+/// the pass at distance d, each element holds the combination of the 2d elements ending at it.
+/// A pass combines two shifted copies of the whole tile at once, which vectorizes, where a walk
+/// along the axis is one long dependency chain. Operands stay in
+/// order (earlier elements on the left; reverse scans mirror it), as a sequential scan has them.
+SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
+                                  int64_t axis, bool reverse) {
+  int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
+  SmallVector<Value> current(srcs);
+  for (int64_t distance = 1; distance < size; distance *= 2) {
+    SmallVector<Value> earlier, later;
+    for (Value v : current) {
+      Value head = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), size - distance, false);
+      Value tail = sliceAlong(b, loc, v, axis, b.getIndexAttr(distance), size - distance, false);
+      // A reverse scan accumulates from the end: the element further along comes first.
+      earlier.push_back(reverse ? tail : head);
+      later.push_back(reverse ? head : tail);
+    }
+    SmallVector<Value> combined = combineTensors(b, loc, combiner, earlier, later);
+    for (size_t i = 0; i < current.size(); ++i)
+      current[i] = insertAlong(b, loc, combined[i], current[i], axis, reverse ? 0 : distance);
+  }
+  return current;
+}
+
 struct ScanConversion : OpConversionPattern<tt::ScanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
@@ -133,7 +280,15 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
     int64_t axis = op.getAxis();
     bool reverse = op.getReverse();
     ValueRange srcs = adaptor.getSrcs();
-    int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
+    auto srcType = cast<RankedTensorType>(srcs[0].getType());
+    int64_t size = srcType.getDimSize(axis);
+    // Along an outer axis, each step of the walk below combines whole contiguous rows, which
+    // vectorizes as it is; along the innermost axis, doubling passes do.
+    if (axis == srcType.getRank() - 1 && size > 1) {
+      rewriter.replaceOp(op,
+                         scanByDoubling(rewriter, loc, op.getCombineOp(), srcs, axis, reverse));
+      return success();
+    }
     // Position k of the walk is index k (forward) or size - 1 - k (reverse).
     auto position = [&](OpBuilder &b, Value k) -> Value {
       if (!reverse)

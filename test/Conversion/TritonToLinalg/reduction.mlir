@@ -1,12 +1,12 @@
 // RUN: tritium-opt %s -split-input-file --convert-triton-to-linalg | FileCheck %s
 
-// No identity is assumed: the first slice along the axis is the initial value, the rest is
-// folded into it with the combiner, which may be reassociated.
+// A combiner that is one op with an identity (here -0.0 for addf) reduces the whole axis from
+// that identity; the addition may be reassociated.
 // CHECK-LABEL: func.func @sum_axis_1
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8xf32>
-// CHECK: %[[INIT:.+]] = tensor.extract_slice %[[X]][0, 0] [4, 1] [1, 1] : tensor<4x8xf32> to tensor<4xf32>
-// CHECK: %[[REST:.+]] = tensor.extract_slice %[[X]][0, 1] [4, 7] [1, 1] : tensor<4x8xf32> to tensor<4x7xf32>
-// CHECK: linalg.reduce { arith.addf {fastmath = #arith.fastmath<reassoc>} } ins(%[[REST]] : tensor<4x7xf32>) outs(%[[INIT]] : tensor<4xf32>) dimensions = [1]
+// CHECK: %[[ZERO:.+]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<4xf32>) -> tensor<4xf32>
+// CHECK: linalg.reduce { arith.addf {fastmath = #arith.fastmath<reassoc>} } ins(%[[X]] : tensor<4x8xf32>) outs(%[[INIT]] : tensor<4xf32>) dimensions = [1]
 tt.func @sum_axis_1(%arg0: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = "tt.reduce"(%arg0) <{axis = 1 : i32}> ({
   ^bb0(%a: f32, %b: f32):
@@ -18,13 +18,36 @@ tt.func @sum_axis_1(%arg0: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Two operands (argmax): value and index reduce together; a 1-D reduction gives scalars.
+// maxnumf starts from NaN, which any number replaces (a row of NaN stays NaN).
+// CHECK-LABEL: func.func @max_axis_0
+// CHECK: %[[NAN:.+]] = arith.constant 0x7FC00000 : f32
+// CHECK: linalg.fill ins(%[[NAN]] : f32)
+// CHECK: linalg.reduce { arith.maxnumf } ins(%{{.+}} : tensor<4x8xf32>) outs(%{{.+}} : tensor<8xf32>) dimensions = [0]
+tt.func @max_axis_0(%arg0: tensor<4x8xf32>) -> tensor<8xf32> {
+  %0 = "tt.reduce"(%arg0) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %1 = arith.maxnumf %a, %b : f32
+    tt.reduce.return %1 : f32
+  }) : (tensor<4x8xf32>) -> tensor<8xf32>
+  tt.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Two operands (argmax) have no identity: along a power-of-two axis, neighbouring pairs
+// (elements 2i and 2i+1, the earlier one on the left) combine level by level, 8 -> 4 -> 2 -> 1.
 // CHECK-LABEL: func.func @argmax
-// CHECK: %[[R:.+]]:2 = linalg.reduce ins(%{{.+}}, %{{.+}} : tensor<7xf32>, tensor<7xi32>) outs(%{{.+}}, %{{.+}} : tensor<f32>, tensor<i32>) dimensions = [0]
-// CHECK: (%[[V:.+]]: f32, %[[I:.+]]: i32, %[[AV:.+]]: f32, %[[AI:.+]]: i32) {
-// CHECK:   arith.cmpf ogt, %[[AV]], %[[V]] : f32
-// CHECK: tensor.extract %[[R]]#0[] : tensor<f32>
-// CHECK: tensor.extract %[[R]]#1[] : tensor<i32>
+// CHECK-SAME: (%[[V:[^:]+]]: tensor<8xf32>, %[[I:[^:]+]]: tensor<8xi32>
+// CHECK: %[[VE:.+]] = tensor.extract_slice %[[V]][0] [4] [2] : tensor<8xf32> to tensor<4xf32>
+// CHECK: %[[VO:.+]] = tensor.extract_slice %[[V]][1] [4] [2] : tensor<8xf32> to tensor<4xf32>
+// CHECK: %[[IE:.+]] = tensor.extract_slice %[[I]][0] [4] [2] : tensor<8xi32> to tensor<4xi32>
+// CHECK: %[[IO:.+]] = tensor.extract_slice %[[I]][1] [4] [2] : tensor<8xi32> to tensor<4xi32>
+// CHECK: %[[L1:.+]]:2 = linalg.generic {{.+}} ins(%[[VE]], %[[IE]], %[[VO]], %[[IO]] : tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>)
+// CHECK:   arith.cmpf ogt
+// CHECK: linalg.generic {{.+}} : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xi32>)
+// CHECK: %[[L3:.+]]:2 = linalg.generic {{.+}} : tensor<1xf32>, tensor<1xi32>, tensor<1xf32>, tensor<1xi32>)
+// CHECK: tensor.extract_slice %[[L3]]#0[0] [1] [1] : tensor<1xf32> to tensor<f32>
+// CHECK: tensor.extract_slice %[[L3]]#1[0] [1] [1] : tensor<1xi32> to tensor<i32>
 tt.func @argmax(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (f32, i32) {
   %0:2 = "tt.reduce"(%arg0, %arg1) <{axis = 0 : i32}> ({
   ^bb0(%av: f32, %ai: i32, %bv: f32, %bi: i32):
@@ -42,19 +65,62 @@ tt.func @argmax(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (f32, i32) {
 
 // -----
 
-// A scan walks the axis, combining each slice with the running one.
-// CHECK-LABEL: func.func @cumsum_reverse
-// CHECK: %[[FIRST:.+]] = tensor.extract_slice %{{.+}}[0, 7] [4, 1] [1, 1] : tensor<4x8xi32> to tensor<4x1xi32>
-// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[RUNNING:.+]] = %[[FIRST]], %[[OUT:.+]] = %{{.+}}) -> (tensor<4x1xi32>, tensor<4x8xi32>)
-// CHECK:   %[[IDX:.+]] = arith.subi %{{.+}}, %[[K]] : index
-// CHECK:   linalg.generic
-// CHECK:     arith.addi
-// CHECK:   tensor.insert_slice %{{.+}} into %[[OUT]][0, %[[IDX]]] [4, 1] [1, 1]
-tt.func @cumsum_reverse(%arg0: tensor<4x8xi32>) -> tensor<4x8xi32> {
+// A scan along the innermost axis doubles its reach: at distance d, elements [d, 8) combine
+// with those d earlier (on the left), for d = 1, 2, 4.
+// CHECK-LABEL: func.func @cumsum_axis_1
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8xi32>
+// CHECK: %[[A:.+]] = tensor.extract_slice %[[X]][0, 0] [4, 7] [1, 1]
+// CHECK: %[[B:.+]] = tensor.extract_slice %[[X]][0, 1] [4, 7] [1, 1]
+// CHECK: %[[S1:.+]] = linalg.generic {{.+}} ins(%[[A]], %[[B]] : tensor<4x7xi32>, tensor<4x7xi32>)
+// CHECK:   arith.addi
+// CHECK: %[[X1:.+]] = tensor.insert_slice %[[S1]] into %[[X]][0, 1] [4, 7] [1, 1]
+// CHECK: tensor.extract_slice %[[X1]][0, 0] [4, 6] [1, 1]
+// CHECK: tensor.extract_slice %[[X1]][0, 2] [4, 6] [1, 1]
+// CHECK: tensor.insert_slice %{{.+}} into %[[X1]][0, 2] [4, 6] [1, 1]
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 4] [4, 4] [1, 1]
+tt.func @cumsum_axis_1(%arg0: tensor<4x8xi32>) -> tensor<4x8xi32> {
+  %0 = "tt.scan"(%arg0) <{axis = 1 : i32, reverse = false}> ({
+  ^bb0(%a: i32, %b: i32):
+    %1 = arith.addi %a, %b : i32
+    tt.scan.return %1 : i32
+  }) : (tensor<4x8xi32>) -> tensor<4x8xi32>
+  tt.return %0 : tensor<4x8xi32>
+}
+
+// -----
+
+// A reverse scan along the innermost axis: the element further along is the left operand and
+// the result lands at the start.
+// CHECK-LABEL: func.func @cumsum_reverse_axis_1
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8xi32>
+// CHECK: %[[HEAD:.+]] = tensor.extract_slice %[[X]][0, 0] [4, 7] [1, 1]
+// CHECK: %[[TAIL:.+]] = tensor.extract_slice %[[X]][0, 1] [4, 7] [1, 1]
+// CHECK: %[[S1:.+]] = linalg.generic {{.+}} ins(%[[TAIL]], %[[HEAD]] : tensor<4x7xi32>, tensor<4x7xi32>)
+// CHECK: tensor.insert_slice %[[S1]] into %[[X]][0, 0] [4, 7] [1, 1]
+tt.func @cumsum_reverse_axis_1(%arg0: tensor<4x8xi32>) -> tensor<4x8xi32> {
   %0 = "tt.scan"(%arg0) <{axis = 1 : i32, reverse = true}> ({
   ^bb0(%a: i32, %b: i32):
     %1 = arith.addi %a, %b : i32
     tt.scan.return %1 : i32
   }) : (tensor<4x8xi32>) -> tensor<4x8xi32>
   tt.return %0 : tensor<4x8xi32>
+}
+
+// -----
+
+// Along an outer axis, the scan walks it: each step combines a whole contiguous row.
+// CHECK-LABEL: func.func @cumsum_reverse_axis_0
+// CHECK: %[[FIRST:.+]] = tensor.extract_slice %{{.+}}[7, 0] [1, 4] [1, 1] : tensor<8x4xi32> to tensor<1x4xi32>
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[RUNNING:.+]] = %[[FIRST]], %[[OUT:.+]] = %{{.+}}) -> (tensor<1x4xi32>, tensor<8x4xi32>)
+// CHECK:   %[[IDX:.+]] = arith.subi %{{.+}}, %[[K]] : index
+// CHECK:   linalg.generic
+// CHECK:     arith.addi
+// CHECK:   tensor.insert_slice %{{.+}} into %[[OUT]][%[[IDX]], 0] [1, 4] [1, 1]
+tt.func @cumsum_reverse_axis_0(%arg0: tensor<8x4xi32>) -> tensor<8x4xi32> {
+  %0 = "tt.scan"(%arg0) <{axis = 0 : i32, reverse = true}> ({
+  ^bb0(%a: i32, %b: i32):
+    %1 = arith.addi %a, %b : i32
+    tt.scan.return %1 : i32
+  }) : (tensor<8x4xi32>) -> tensor<8x4xi32>
+  tt.return %0 : tensor<8x4xi32>
 }
