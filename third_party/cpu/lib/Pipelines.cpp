@@ -30,6 +30,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters());
   pm.addNestedPass<func::FuncOp>(createInterchangeMatmulLoops());
 
+  pm.addNestedPass<func::FuncOp>(createUpdateLoopCarriedTilesInPlace());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;

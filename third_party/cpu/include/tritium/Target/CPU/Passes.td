@@ -98,6 +98,20 @@ def PromoteTileBuffersToStack
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def UpdateLoopCarriedTilesInPlace
+    : Pass<"tritium-cpu-update-loop-carried-tiles-in-place", "mlir::func::FuncOp"> {
+  let summary = "Write elementwise updates of a loop-carried tile over that tile";
+  let description = [{
+    An elementwise `linalg.generic` inside `scf.for` whose result becomes the next value of an
+    iter_arg it reads (`acc = acc + x`) gets that iter_arg as its output instead of a
+    `tensor.empty`, so that bufferization updates the accumulator in place rather than
+    allocating a buffer per iteration:
+    `linalg.generic ins(%acc, %x) outs(%empty)` becomes `linalg.generic ins(%acc, %x) outs(%acc)`.
+    Runs before bufferization.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def WidenBoolMemRefs : Pass<"tritium-cpu-widen-bool-memrefs", "mlir::ModuleOp"> {
   let summary = "Store i1 buffers as i8, one byte per element";
   let description = [{

@@ -1,0 +1,127 @@
+"""No heap allocation per program: the compiled code of common kernels calls no allocator (tile
+buffers are streamed into stores, kept in registers, updated in place across loop iterations, or
+on the program's stack), and launches keep no native memory."""
+
+import ctypes
+import re
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+ALLOCATOR_CALL = re.compile(r"call [^\n]*@(malloc|aligned_alloc|calloc|realloc|free|posix_memalign)\(")
+
+
+def allocator_calls(compiled):
+    return sorted(set(m.group(1) for m in ALLOCATOR_CALL.finditer(compiled.asm["llir"])))
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask) + tl.load(y_ptr + offs, mask), mask)
+
+
+@triton.jit
+def softmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, cols < n_cols, other=-float("inf"))
+    e = tl.exp(x - tl.max(x, 0))
+    tl.store(out_ptr + row * n_cols + cols, e / tl.sum(e, 0), cols < n_cols)
+
+
+@triton.jit
+def looped_row_sum_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    """Inductor's reduction over a long row: a loop of loads into a running tile."""
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK, ), dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * n_cols + cols, cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, 0))
+
+
+@triton.jit
+def argmax_cumsum_kernel(x_ptr, idx_ptr, scan_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * BLOCK + cols)
+    tl.store(idx_ptr + row, tl.argmax(x, 0))
+    tl.store(scan_ptr + row * BLOCK + cols, tl.cumsum(x, 0))
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
+    rows = tl.arange(0, BLOCK)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for k in range(0, K, BLOCK):
+        a = tl.load(a_ptr + rows * K + k + cols)
+        b = tl.load(b_ptr + (k + rows) * BLOCK + cols)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rows * BLOCK + cols, acc)
+
+
+def _cases():
+    x = torch.randn(8, 1024)
+    return {
+        "vector add": lambda: add_kernel[(4, )](x, x, torch.empty_like(x), x.numel(), BLOCK=2048),
+        "softmax": lambda: softmax_kernel[(8, )](x, torch.empty_like(x), 1024, BLOCK=1024),
+        "looped row sum": lambda: looped_row_sum_kernel[(8, )](x, torch.empty(8), 1024, BLOCK=128),
+        "argmax and cumsum": lambda: argmax_cumsum_kernel[(8, )](x, torch.empty(8, dtype=torch.int32),
+                                                                 torch.empty_like(x), BLOCK=1024),
+        "matmul": lambda: matmul_kernel[(1, )](torch.randn(32, 128), torch.randn(128, 32), torch.empty(32, 32), 128,
+                                               BLOCK=32),
+    }
+
+
+@pytest.mark.parametrize("name", list(_cases()))
+def test_kernel_code_calls_no_allocator(name):
+    compiled = _cases()[name]()
+    assert allocator_calls(compiled) == [], f"{name}: the kernel calls {allocator_calls(compiled)}"
+
+
+def test_tiles_beyond_the_stack_budget_still_run_on_the_heap():
+    """A 256 KiB tile is too large for a program's stack: it is allocated, and the kernel works."""
+    x = torch.randn(65536)
+    out = torch.empty_like(x)
+    compiled = softmax_kernel[(1, )](x, out, 65536, BLOCK=65536)
+    assert "malloc" in allocator_calls(compiled) or "aligned_alloc" in allocator_calls(compiled)
+    torch.testing.assert_close(out, torch.softmax(x, 0))
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+_libc = ctypes.CDLL(None)
+_libc.mallinfo2.restype = _MallInfo2
+
+
+def _heap_bytes_in_use():
+    """glibc's bytes in use on the native heap (mallinfo2's uordblks)."""
+    return _libc.mallinfo2().uordblks
+
+
+def test_launches_keep_no_native_memory():
+    """Ten thousand launches (four tensors, a grid of 16 programs on every thread) end with the same bytes in
+    use on the native heap as they started with: a launch keeps nothing (argument slots live on the stack,
+    the thread pool's state is allocated once)."""
+    x = torch.randn(16 * 256)
+    out = torch.empty_like(x)
+    compiled = add_kernel[(16, )](x, x, out, x.numel(), BLOCK=256)
+    run = compiled.run
+    args = (16, 1, 1, None, compiled.function, compiled.packed_metadata, None, None, None, x, x, out, x.numel(), 256)
+    for _ in range(100):
+        run(*args)
+    _heap_bytes_in_use()
+    before = _heap_bytes_in_use()
+    for _ in range(10_000):
+        run(*args)
+    after = _heap_bytes_in_use()
+    assert after == before, f"{after - before} bytes more in use after 10,000 launches"

@@ -1,0 +1,60 @@
+//===- UpdateLoopCarriedTilesInPlace.cpp - accumulators without a new buffer ===//
+//
+// `acc += tl.load(...)` in a loop (Inductor's reductions over long rows, the running sums of
+// layer norm) is an elementwise linalg.generic whose output is a fresh tensor.empty and whose
+// result is yielded as the loop's next accumulator. Bufferized as it is, that is a new buffer
+// every iteration, which cannot be hoisted because it escapes the iteration through the yield:
+// a malloc and a free per iteration of every program. Writing the result over the loop-carried
+// operand instead (same shape, element i read before element i is written) lets bufferization
+// update the accumulator's buffer in place; if the old value is still needed elsewhere, its
+// analysis inserts a copy as it does for any conflict.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Target/CPU/Passes.h"
+
+namespace tritium::cpu {
+#define GEN_PASS_DEF_UPDATELOOPCARRIEDTILESINPLACE
+#include "tritium/Target/CPU/Passes.h.inc"
+} // namespace tritium::cpu
+
+using namespace mlir;
+
+namespace tritium::cpu {
+namespace {
+
+/// The input of an elementwise `generic` that is an iter_arg of the enclosing scf.for and that
+/// its result replaces in the yield, or null.
+OpOperand *loopCarriedInput(linalg::GenericOp generic) {
+  if (generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }) ||
+      !generic.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
+      generic.getMatchingBlockArgument(generic.getDpsInitOperand(0)).getNumUses() != 0)
+    return nullptr;
+  auto loop = dyn_cast<scf::ForOp>(generic->getParentOp());
+  if (!loop || !generic.getResult(0).hasOneUse())
+    return nullptr;
+  OpOperand &use = *generic.getResult(0).getUses().begin();
+  if (use.getOwner() != loop.getBody()->getTerminator())
+    return nullptr;
+  Value iterArg = loop.getRegionIterArgs()[use.getOperandNumber()];
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (input->get() == iterArg && iterArg.getType() == generic.getResult(0).getType())
+      return input;
+  return nullptr;
+}
+
+struct UpdateLoopCarriedTilesInPlacePass
+    : impl::UpdateLoopCarriedTilesInPlaceBase<UpdateLoopCarriedTilesInPlacePass> {
+  void runOnOperation() override {
+    getOperation().walk([](linalg::GenericOp generic) {
+      if (OpOperand *input = loopCarriedInput(generic))
+        generic.getDpsInitOperand(0)->set(input->get());
+    });
+  }
+};
+
+} // namespace
+} // namespace tritium::cpu
