@@ -22,24 +22,35 @@ using namespace mlir;
 namespace tritium {
 namespace {
 
+/// Offsets, sizes and strides of a slice along one axis of a tensor of `type`: the whole
+/// tensor but `[offset, offset + size * stride)` with `stride` along `axis`.
+struct AxisSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  AxisSlice(OpBuilder &b, RankedTensorType type, int64_t axis, OpFoldResult offset, int64_t size,
+            int64_t stride = 1)
+      : offsets(type.getRank(), b.getIndexAttr(0)), strides(type.getRank(), b.getIndexAttr(1)) {
+    for (int64_t d : type.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    offsets[axis] = offset;
+    sizes[axis] = b.getIndexAttr(size);
+    strides[axis] = b.getIndexAttr(stride);
+  }
+};
+
 /// `src[..., offset : offset + size, ...]` along `axis`; when `dropAxis`, the (unit) axis
 /// is removed from the result type.
 Value sliceAlong(OpBuilder &b, Location loc, Value src, int64_t axis, OpFoldResult offset,
                  int64_t size, bool dropAxis) {
   auto type = cast<RankedTensorType>(src.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d : type.getShape())
-    sizes.push_back(b.getIndexAttr(d));
-  offsets[axis] = offset;
-  sizes[axis] = b.getIndexAttr(size);
+  AxisSlice slice(b, type, axis, offset, size);
   SmallVector<int64_t> shape(type.getShape());
   if (dropAxis)
     shape.erase(shape.begin() + axis);
   else
     shape[axis] = size;
   auto resultType = RankedTensorType::get(shape, type.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, resultType, src, offsets, sizes, strides);
+  return tensor::ExtractSliceOp::create(b, loc, resultType, src, slice.offsets, slice.sizes,
+                                        slice.strides);
 }
 
 /// Clones the combiner `region` into the builder's block. `lhs` are the running values
@@ -146,20 +157,15 @@ SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, 
   return generic.getResults();
 }
 
-/// `src[..., offset :: stride][:size]` along `axis`.
+/// Every other element of `src` along `axis`, from `offset` (0: even ones, 1: odd ones).
 Value everyOtherAlong(OpBuilder &b, Location loc, Value src, int64_t axis, int64_t offset) {
   auto type = cast<RankedTensorType>(src.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d : type.getShape())
-    sizes.push_back(b.getIndexAttr(d));
   SmallVector<int64_t> shape(type.getShape());
   shape[axis] /= 2;
-  offsets[axis] = b.getIndexAttr(offset);
-  sizes[axis] = b.getIndexAttr(shape[axis]);
-  strides[axis] = b.getIndexAttr(2);
+  AxisSlice slice(b, type, axis, b.getIndexAttr(offset), shape[axis], /*stride=*/2);
   auto resultType = RankedTensorType::get(shape, type.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, resultType, src, offsets, sizes, strides);
+  return tensor::ExtractSliceOp::create(b, loc, resultType, src, slice.offsets, slice.sizes,
+                                        slice.strides);
 }
 
 /// Reduces a power-of-two axis as a balanced tree of neighbouring pairs: each level combines
@@ -237,14 +243,12 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
 };
 
 /// `dest` with `src` written over it from `offset` along `axis`.
-Value insertAlong(OpBuilder &b, Location loc, Value src, Value dest, int64_t axis, int64_t offset) {
+Value insertAlong(OpBuilder &b, Location loc, Value src, Value dest, int64_t axis,
+                  OpFoldResult offset) {
   auto type = cast<RankedTensorType>(src.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-  for (int64_t d : type.getShape())
-    sizes.push_back(b.getIndexAttr(d));
-  offsets[axis] = b.getIndexAttr(offset);
-  return tensor::InsertSliceOp::create(b, loc, src, dest, offsets, sizes, strides);
+  AxisSlice slice(b, type, axis, offset, type.getDimSize(axis));
+  return tensor::InsertSliceOp::create(b, loc, src, dest, slice.offsets, slice.sizes,
+                                       slice.strides);
 }
 
 /// An inclusive scan along the innermost axis by doubling distances (Hillis and Steele): after
@@ -267,7 +271,8 @@ SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, 
     }
     SmallVector<Value> combined = combineTensors(b, loc, combiner, earlier, later);
     for (size_t i = 0; i < current.size(); ++i)
-      current[i] = insertAlong(b, loc, combined[i], current[i], axis, reverse ? 0 : distance);
+      current[i] = insertAlong(b, loc, combined[i], current[i], axis,
+                               b.getIndexAttr(reverse ? 0 : distance));
   }
   return current;
 }
@@ -318,18 +323,8 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
           SmallVector<Value> running =
               combineTensors(b, loc, op.getCombineOp(), iterArgs.take_front(n), current);
           SmallVector<Value> next(running);
-          for (unsigned i = 0; i < n; ++i) {
-            Value result = iterArgs[n + i];
-            auto type = cast<RankedTensorType>(result.getType());
-            SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-            SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-            for (int64_t d : type.getShape())
-              sizes.push_back(b.getIndexAttr(d));
-            offsets[axis] = index;
-            sizes[axis] = b.getIndexAttr(1);
-            next.push_back(tensor::InsertSliceOp::create(b, loc, running[i], result, offsets,
-                                                         sizes, strides));
-          }
+          for (unsigned i = 0; i < n; ++i)
+            next.push_back(insertAlong(b, loc, running[i], iterArgs[n + i], axis, index));
           scf::YieldOp::create(b, loc, next);
         });
     rewriter.replaceOp(op, loop.getResults().drop_front(n));
