@@ -1,0 +1,212 @@
+"""Memory-bound kernels: tritium against torch eager and numpy, at one thread and at all cores.
+
+    python bench/bench_memory_bound.py            # every kernel, size and thread count
+    python bench/bench_memory_bound.py --quick    # small sizes, all cores (what CI runs)
+    python bench/bench_memory_bound.py --only softmax,add
+
+Every number is GB/s of the bytes the operation must move (inputs read once, outputs written
+once), measured in this run on this machine; `ratio` is tritium / torch eager. `copy` is the
+host's copy bandwidth at that size (torch's `copy_`), the ceiling for the rest. The thread
+count applies to tritium (`tritium.set_num_threads`) and torch (`torch.set_num_threads`)
+alike; numpy runs on one thread. Results are checked against torch before timing.
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import memory_kernels as mk  # noqa: E402
+from timing import median_seconds, print_table  # noqa: E402
+
+F32, BF16 = torch.float32, torch.bfloat16
+
+
+def _close(actual, expected, dtype=F32):
+    tol = {F32: (1e-4, 1e-5), BF16: (2e-2, 2e-2), torch.float16: (2e-3, 2e-3)}[dtype]
+    torch.testing.assert_close(actual.float(), expected.float(), rtol=tol[0], atol=tol[1])
+
+
+def elementwise_cases(n):
+    x, y, out = torch.randn(n), torch.randn(n), torch.empty(n)
+    xn, yn, on = x.numpy(), y.numpy(), out.numpy()
+    cases = {}
+    for op, torch_fn, numpy_fn in (("add", lambda: torch.add(x, y, out=out), lambda: np.add(xn, yn, out=on)),
+                                   ("mul", lambda: torch.mul(x, y, out=out), lambda: np.multiply(xn, yn, out=on)),
+                                   ("x*sigmoid(x)+y", lambda: torch.add(torch.nn.functional.silu(x), y, out=out),
+                                    lambda: np.add(xn / (1 + np.exp(-xn)), yn, out=on))):
+        reference = {"add": x + y, "mul": x * y}.get(op, torch.nn.functional.silu(x) + y)
+        cases[op] = dict(bytes=12 * n, tritium=lambda op=op: mk.binary({"add": "add", "mul": "mul"}.get(op, "silu_add"),
+                                                                          x, y, out),
+                         torch=torch_fn, numpy=numpy_fn, check=lambda r=reference: _close(out, r))
+    for src, dst in ((F32, BF16), (BF16, F32), (F32, torch.float16), (torch.float16, F32)):
+        a = torch.randn(n).to(src)
+        b = torch.empty(n, dtype=dst)
+        name = f"cast {str(src)[6:]}->{str(dst)[6:]}"
+        numpy_fn = None
+        if BF16 not in (src, dst):
+            an, bn = a.numpy(), b.numpy()
+            numpy_fn = lambda an=an, bn=bn: np.copyto(bn, an, casting="unsafe")  # noqa: E731
+        cases[name] = dict(bytes=n * (a.element_size() + b.element_size()),
+                           tritium=lambda a=a, b=b: mk.cast(a, b), torch=lambda a=a, b=b: b.copy_(a),
+                           numpy=numpy_fn, check=lambda a=a, b=b, dst=dst: _close(b, a.to(dst), dst))
+    group = 128
+    q = torch.randint(-128, 128, (n, ), dtype=torch.int8)
+    scale = torch.rand(n // group) + 0.5
+    deq = torch.empty(n)
+    qn, sn, dn = q.numpy(), scale.numpy(), deq.numpy()
+    cases["int8 dequant"] = dict(
+        bytes=n * 5 + scale.numel() * 4, tritium=lambda: mk.dequant(q, scale, deq, group),
+        torch=lambda: torch.mul(q.view(-1, group), scale[:, None], out=deq.view(-1, group)),
+        numpy=lambda: np.multiply(qn.reshape(-1, group), sn[:, None], out=dn.reshape(-1, group)),
+        check=lambda: _close(deq, q.float() * scale.repeat_interleave(group)))
+    return cases
+
+
+def row_cases(rows, cols, dtype):
+    x = torch.randn(rows, cols).to(dtype)
+    out = torch.empty_like(x)
+    size = x.element_size()
+    w, b = torch.randn(cols).to(dtype), torch.randn(cols).to(dtype)
+    mean, rstd = torch.empty(rows), torch.empty(rows)
+    dy = torch.randn(rows, cols).to(dtype)
+    dx, dw, db = torch.empty_like(x), torch.empty(cols, dtype=dtype), torch.empty(cols, dtype=dtype)
+    target = torch.randint(0, cols, (rows, ))
+    loss = torch.empty(rows)
+    F = torch.nn.functional
+
+    def ln_backward_torch():
+        m, r = torch.ops.aten.native_layer_norm(x, [cols], w, b, 1e-5)[1:]
+        return torch.ops.aten.native_layer_norm_backward(dy, x, [cols], m, r, w, b, [True, True, True])
+
+    def ln_backward_check():
+        expected = ln_backward_torch()
+        for actual, reference in zip((dx, dw, db), expected):
+            torch.testing.assert_close(actual.float(), reference.float(), rtol=5e-2 if dtype == BF16 else 1e-3,
+                                       atol=5e-1 if dtype == BF16 else 1e-3)
+
+    xf = x.float()
+    return {
+        "softmax": dict(bytes=2 * x.numel() * size, tritium=lambda: mk.softmax(x, out),
+                        torch=lambda: torch.softmax(x, 1), check=lambda: _close(out, torch.softmax(xf, 1), dtype)),
+        "log-softmax": dict(bytes=2 * x.numel() * size, tritium=lambda: mk.softmax(x, out, log=True),
+                            torch=lambda: torch.log_softmax(x, 1),
+                            check=lambda: _close(out, torch.log_softmax(xf, 1), dtype)),
+        "layer norm": dict(bytes=2 * x.numel() * size, tritium=lambda: mk.layer_norm(x, w, b, out, mean, rstd),
+                           torch=lambda: F.layer_norm(x, (cols, ), w, b),
+                           check=lambda: _close(out, F.layer_norm(xf, (cols, ), w.float(), b.float()), dtype)),
+        "layer norm backward": dict(
+            bytes=3 * x.numel() * size,
+            setup=lambda: mk.layer_norm(x, w, b, out, mean, rstd),
+            tritium=lambda: mk.layer_norm_backward(dy, x, w, mean, rstd, dx, dw, db), torch=ln_backward_torch,
+            check=ln_backward_check),
+        "RMS norm": dict(bytes=2 * x.numel() * size, tritium=lambda: mk.rms_norm(x, w, out),
+                         torch=lambda: F.rms_norm(x, (cols, ), w, 1e-6),
+                         check=lambda: _close(out, F.rms_norm(xf, (cols, ), w.float(), 1e-6), dtype)),
+        "cross-entropy": dict(bytes=x.numel() * size, tritium=lambda: mk.cross_entropy(x, target, loss),
+                              torch=lambda: F.cross_entropy(x, target, reduction="none"),
+                              check=lambda: _close(loss, F.cross_entropy(xf, target, reduction="none"))),
+    }
+
+
+def reduction_cases(rows, cols):
+    x = torch.randn(rows, cols)
+    xn = x.numpy()
+    out, out2 = torch.empty(rows), torch.empty(rows)
+    arg = torch.empty(rows, dtype=torch.int64)
+    colsum = torch.empty(cols)
+    scanned = torch.empty_like(x)
+    n = x.numel() * 4
+    return {
+        "sum over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("sum", x, out), torch=lambda: x.sum(1),
+                              numpy=lambda: xn.sum(1), check=lambda: _close(out, x.sum(1))),
+        "sum over columns": dict(bytes=n, tritium=lambda: mk.sum_columns(x, colsum), torch=lambda: x.sum(0),
+                                 numpy=lambda: xn.sum(0), check=lambda: _close(colsum, x.sum(0))),
+        "max over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("max", x, out), torch=lambda: x.amax(1),
+                              numpy=lambda: xn.max(1), check=lambda: _close(out, x.amax(1))),
+        "argmax over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("argmax", x, arg), torch=lambda: x.argmax(1),
+                                 numpy=lambda: xn.argmax(1),
+                                 check=lambda: torch.testing.assert_close(arg, x.argmax(1))),
+        "var/mean over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("var_mean", x, out, out2),
+                                   torch=lambda: torch.var_mean(x, 1, correction=0), numpy=lambda: xn.var(1),
+                                   check=lambda: _close(out, x.var(1, correction=0))),
+        "cumsum over rows": dict(bytes=2 * n, tritium=lambda: mk.cumsum_rows(x, scanned),
+                                 torch=lambda: torch.cumsum(x, 1), numpy=lambda: np.cumsum(xn, 1),
+                                 check=lambda: torch.testing.assert_close(scanned, torch.cumsum(x, 1), rtol=1e-4,
+                                                                          atol=1e-3)),
+    }
+
+
+def gbps(case, column):
+    fn = case.get(column)
+    if fn is None:
+        return None
+    return case["bytes"] / median_seconds(fn, min_time=0.15) / 1e9
+
+
+def fmt(value):
+    return "—" if value is None else (f"{value:.1f}" if value >= 1 else f"{value:.3g}")
+
+
+def copy_bandwidth(nbytes):
+    src = torch.empty(max(1, nbytes // 8), dtype=torch.float32)
+    dst = torch.empty_like(src)
+    return 2 * src.numel() * 4 / median_seconds(lambda: dst.copy_(src), min_time=0.1) / 1e9
+
+
+def run_section(title, make_cases, shapes, threads, only):
+    import tritium
+    rows = []
+    for label, shape_args, nbytes in shapes:
+        cases = make_cases(*shape_args)
+        for thread_count in threads:
+            tritium.set_num_threads(thread_count)
+            torch.set_num_threads(thread_count)
+            copy = copy_bandwidth(nbytes)
+            for name, case in cases.items():
+                if only and not any(word in name for word in only):
+                    continue
+                if "setup" in case:
+                    case["setup"]()
+                case["tritium"]()
+                case["check"]()
+                t, ref, npy = gbps(case, "tritium"), gbps(case, "torch"), gbps(case, "numpy")
+                rows.append([name, label, str(thread_count), fmt(t), fmt(ref), fmt(npy), f"{t / ref:.2f}", fmt(copy)])
+    if rows:
+        print_table(title, "GB/s", ["kernel", "size", "threads", "tritium", "torch eager", "numpy (1 thread)",
+                                    "ratio", "copy"], rows)
+        sys.stdout.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes, all cores")
+    parser.add_argument("--only", default="", help="comma-separated words: run the kernels whose names contain one")
+    args = parser.parse_args()
+    import tritium
+    cores = os.cpu_count() or 1
+    threads = [cores] if args.quick else sorted({1, cores})
+    only = [w for w in args.only.split(",") if w]
+    flags = sorted(set(open("/proc/cpuinfo").read().split()) & {"avx2", "fma", "avx512f", "avx512bw", "avx512_bf16",
+                                                               "avx512_fp16", "amx_bf16"}) if os.path.exists(
+                                                                   "/proc/cpuinfo") else []
+    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {' '.join(flags)}")
+
+    sizes = [1 << 16] if args.quick else [1 << 16, 1 << 20, 1 << 24]
+    run_section("elementwise", elementwise_cases, [(f"2^{n.bit_length() - 1}", (n, ), 12 * n) for n in sizes], threads,
+                only)
+    shapes = [(256, 256)] if args.quick else [(4096, 1024), (1024, 4096), (256, 256)]
+    for dtype in (F32, BF16):
+        run_section(f"row kernels, {str(dtype)[6:]} in and out", lambda r, c, d=dtype: row_cases(r, c, d),
+                    [(f"{r}x{c}", (r, c), 2 * r * c * 4) for r, c in shapes], threads, only)
+    run_section("reductions and scans, float32", reduction_cases,
+                [(f"{r}x{c}", (r, c), r * c * 4) for r, c in shapes], threads, only)
+    tritium.set_num_threads(cores)
+    torch.set_num_threads(cores)
+
+
+if __name__ == "__main__":
+    main()

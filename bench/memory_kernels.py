@@ -1,0 +1,250 @@
+"""The memory-bound Triton kernels bench_memory_bound.py measures: elementwise ops, casts,
+row kernels (softmax, log-softmax, layer norm forward and backward, RMS norm, cross-entropy)
+and reductions, each with a launcher taking torch tensors. Written the way Triton's tutorials
+and Inductor write them: one program per block of elements or per row."""
+
+import torch
+import triton
+import triton.language as tl
+
+ELEMENTWISE_BLOCK = 4096
+
+
+@triton.jit
+def _binary_kernel(x_ptr, y_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    if OP == "add":
+        out = x + y
+    elif OP == "mul":
+        out = x * y
+    else:  # silu_add: x * sigmoid(x) + y
+        out = x * tl.sigmoid(x) + y
+    tl.store(out_ptr + offsets, out, mask=mask)
+
+
+@triton.jit
+def _cast_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _dequant_kernel(q_ptr, scale_ptr, out_ptr, n, GROUP: tl.constexpr, BLOCK: tl.constexpr):
+    """int8 weights with one fp32 scale per GROUP consecutive values."""
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    q = tl.load(q_ptr + offsets, mask=mask)
+    scale = tl.load(scale_ptr + offsets // GROUP, mask=mask)
+    tl.store(out_ptr + offsets, q.to(tl.float32) * scale, mask=mask)
+
+
+def _grid(n):
+    return (triton.cdiv(n, ELEMENTWISE_BLOCK), )
+
+
+def binary(op, x, y, out):
+    _binary_kernel[_grid(x.numel())](x, y, out, x.numel(), OP=op, BLOCK=ELEMENTWISE_BLOCK)
+
+
+def cast(x, out):
+    _cast_kernel[_grid(x.numel())](x, out, x.numel(), BLOCK=ELEMENTWISE_BLOCK)
+
+
+def dequant(q, scale, out, group):
+    _dequant_kernel[_grid(q.numel())](q, scale, out, q.numel(), GROUP=group, BLOCK=ELEMENTWISE_BLOCK)
+
+
+@triton.jit
+def _softmax_kernel(x_ptr, out_ptr, stride, n_cols, LOG: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    shifted = x - tl.max(x, axis=0)
+    if LOG:
+        out = shifted - tl.log(tl.sum(tl.exp(shifted), axis=0))
+    else:
+        num = tl.exp(shifted)
+        out = num / tl.sum(num, axis=0)
+    tl.store(out_ptr + row * stride + cols, out.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, mean_ptr, rstd_ptr, stride, n_cols, eps,
+                       BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / n_cols
+    centered = tl.where(mask, x - mean, 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(centered * centered, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    b = tl.load(b_ptr + cols, mask=mask).to(tl.float32)
+    tl.store(out_ptr + row * stride + cols, (centered * rstd * w + b).to(out_ptr.dtype.element_ty), mask=mask)
+    tl.store(mean_ptr + row, mean)
+    tl.store(rstd_ptr + row, rstd)
+
+
+@triton.jit
+def _layer_norm_backward_kernel(dy_ptr, x_ptr, w_ptr, mean_ptr, rstd_ptr, dx_ptr, dw_partial_ptr, db_partial_ptr,
+                                stride, n_rows, n_cols, ROWS_PER_PROGRAM: tl.constexpr, BLOCK: tl.constexpr):
+    """dx for ROWS_PER_PROGRAM rows, and this program's partial sums of dw and db."""
+    program = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    dw = tl.zeros((BLOCK, ), dtype=tl.float32)
+    db = tl.zeros((BLOCK, ), dtype=tl.float32)
+    for i in range(ROWS_PER_PROGRAM):
+        row = program * ROWS_PER_PROGRAM + i
+        if row < n_rows:
+            x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+            dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+            mean = tl.load(mean_ptr + row)
+            rstd = tl.load(rstd_ptr + row)
+            xhat = tl.where(mask, (x - mean) * rstd, 0.0)
+            wdy = w * dy
+            c1 = tl.sum(xhat * wdy, axis=0) / n_cols
+            c2 = tl.sum(wdy, axis=0) / n_cols
+            dx = (wdy - (xhat * c1 + c2)) * rstd
+            tl.store(dx_ptr + row * stride + cols, dx.to(dx_ptr.dtype.element_ty), mask=mask)
+            dw += dy * xhat
+            db += dy
+    tl.store(dw_partial_ptr + program * n_cols + cols, dw, mask=mask)
+    tl.store(db_partial_ptr + program * n_cols + cols, db, mask=mask)
+
+
+@triton.jit
+def _sum_rows_of_partials_kernel(partial_ptr, out_ptr, n_partials, n_cols, BLOCK_P: tl.constexpr,
+                                 BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_N, ), dtype=tl.float32)
+    for start in range(0, n_partials, BLOCK_P):
+        rows = start + tl.arange(0, BLOCK_P)
+        mask = (rows[:, None] < n_partials) & (cols[None, :] < n_cols)
+        acc += tl.sum(tl.load(partial_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=0.0), axis=0)
+    tl.store(out_ptr + cols, acc.to(out_ptr.dtype.element_ty), mask=cols < n_cols)
+
+
+@triton.jit
+def _rms_norm_kernel(x_ptr, w_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    tl.store(out_ptr + row * stride + cols, (x * rstd * w).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def _cross_entropy_kernel(x_ptr, target_ptr, loss_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols, other=-float("inf")).to(tl.float32)
+    top = tl.max(x, axis=0)
+    logsumexp = top + tl.log(tl.sum(tl.exp(x - top), axis=0))
+    target = tl.load(target_ptr + row)
+    picked = tl.load(x_ptr + row * stride + target).to(tl.float32)
+    tl.store(loss_ptr + row, logsumexp - picked)
+
+
+def _rows(x):
+    return x.shape[0], triton.next_power_of_2(x.shape[1])
+
+
+def softmax(x, out, log=False):
+    rows, block = _rows(x)
+    _softmax_kernel[(rows, )](x, out, x.stride(0), x.shape[1], LOG=log, BLOCK=block)
+
+
+def layer_norm(x, w, b, out, mean, rstd, eps=1e-5):
+    rows, block = _rows(x)
+    _layer_norm_kernel[(rows, )](x, w, b, out, mean, rstd, x.stride(0), x.shape[1], eps, BLOCK=block)
+
+
+def layer_norm_backward(dy, x, w, mean, rstd, dx, dw, db, rows_per_program=32):
+    rows, block = _rows(x)
+    programs = triton.cdiv(rows, rows_per_program)
+    n = x.shape[1]
+    dw_partial = torch.empty(programs, n, dtype=torch.float32)
+    db_partial = torch.empty(programs, n, dtype=torch.float32)
+    _layer_norm_backward_kernel[(programs, )](dy, x, w, mean, rstd, dx, dw_partial, db_partial, x.stride(0), rows, n,
+                                              ROWS_PER_PROGRAM=rows_per_program, BLOCK=block)
+    grid = (triton.cdiv(n, 256), )
+    _sum_rows_of_partials_kernel[grid](dw_partial, dw, programs, n, BLOCK_P=16, BLOCK_N=256)
+    _sum_rows_of_partials_kernel[grid](db_partial, db, programs, n, BLOCK_P=16, BLOCK_N=256)
+
+
+def rms_norm(x, w, out, eps=1e-6):
+    rows, block = _rows(x)
+    _rms_norm_kernel[(rows, )](x, w, out, x.stride(0), x.shape[1], eps, BLOCK=block)
+
+
+def cross_entropy(x, target, loss):
+    rows, block = _rows(x)
+    _cross_entropy_kernel[(rows, )](x, target, loss, x.stride(0), x.shape[1], BLOCK=block)
+
+
+@triton.jit
+def _reduce_rows_kernel(x_ptr, out_ptr, out2_ptr, stride, n_cols, OP: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    if OP == "sum":
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+        tl.store(out_ptr + row, tl.sum(x, axis=0))
+    elif OP == "max":
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+        tl.store(out_ptr + row, tl.max(x, axis=0))
+    elif OP == "argmax":
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+        tl.store(out_ptr + row, tl.argmax(x, axis=0).to(tl.int64))
+    else:  # var_mean
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+        mean = tl.sum(x, axis=0) / n_cols
+        centered = tl.where(mask, x - mean, 0.0)
+        tl.store(out_ptr + row, tl.sum(centered * centered, axis=0) / n_cols)
+        tl.store(out2_ptr + row, mean)
+
+
+@triton.jit
+def _sum_columns_kernel(x_ptr, out_ptr, n_rows, n_cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_N, ), dtype=tl.float32)
+    for start in range(0, n_rows, BLOCK_M):
+        rows = start + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+        acc += tl.sum(tl.load(x_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=0.0), axis=0)
+    tl.store(out_ptr + cols, acc, mask=cols < n_cols)
+
+
+@triton.jit
+def _cumsum_rows_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    tl.store(out_ptr + row * stride + cols, tl.cumsum(x, axis=0), mask=mask)
+
+
+def reduce_rows(op, x, out, out2=None):
+    rows, block = _rows(x)
+    _reduce_rows_kernel[(rows, )](x, out, out2 if out2 is not None else out, x.stride(0), x.shape[1], OP=op,
+                                  BLOCK=block)
+
+
+def sum_columns(x, out, block_n=64):
+    _sum_columns_kernel[(triton.cdiv(x.shape[1], block_n), )](x, out, x.shape[0], x.shape[1], BLOCK_M=32,
+                                                              BLOCK_N=block_n)
+
+
+def cumsum_rows(x, out):
+    rows, block = _rows(x)
+    _cumsum_rows_kernel[(rows, )](x, out, x.stride(0), x.shape[1], BLOCK=block)
