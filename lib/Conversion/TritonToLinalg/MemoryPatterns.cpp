@@ -38,17 +38,21 @@ Value loadElement(OpBuilder &b, Location loc, Value ptr, Value mask, Value other
                   bool isVolatile) {
   Type type = accessType(pointee);
   unsigned alignment = pointeeByteSize(pointee);
-  // fp8 and bf16 are loaded as integers of their width and reinterpreted.
+  // fp8 and bf16 are loaded as integers of their width, chosen against `other` as integers
+  // (no value of a type LLVM emulates flows through the branch), and reinterpreted.
   bool reinterpret = isa<FloatType>(pointee) && type != pointee;
   auto load = [&](OpBuilder &b, Location loc) -> Value {
-    Value value = LLVM::LoadOp::create(b, loc, type, ptr, alignment, isVolatile);
-    if (reinterpret)
-      value = arith::BitcastOp::create(b, loc, pointee, value);
-    return value;
+    return LLVM::LoadOp::create(b, loc, type, ptr, alignment, isVolatile);
   };
-  if (mask && !other)
-    other = zeroOf(b, loc, reinterpret ? pointee : type);
-  return valueUnderMask(b, loc, mask, load, [&](OpBuilder &, Location) { return other; });
+  if (mask)
+    other = !other ? zeroOf(b, loc, type)
+            : reinterpret ? arith::BitcastOp::create(b, loc, type, other).getResult()
+                          : other;
+  Value value =
+      valueUnderMask(b, loc, mask, load, [&](OpBuilder &, Location) { return other; });
+  if (reinterpret)
+    value = arith::BitcastOp::create(b, loc, pointee, value);
+  return value;
 }
 
 namespace {

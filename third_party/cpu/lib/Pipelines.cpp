@@ -48,7 +48,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
       createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addPass(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createWidenBoolMemRefs());
+  pm.addPass(createStoreBoolAndBFloat16AsIntegers());
   // Before the generic polynomials: f32 exp/log/sin/cos give the interpreter's bits.
   pm.addPass(createExpandMathLikeNumPy());
   pm.addPass(createExpandMathToPolynomials());

@@ -112,14 +112,19 @@ def UpdateLoopCarriedTilesInPlace
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
-def WidenBoolMemRefs : Pass<"tritium-cpu-widen-bool-memrefs", "mlir::ModuleOp"> {
-  let summary = "Store i1 buffers as i8, one byte per element";
+def StoreBoolAndBFloat16AsIntegers
+    : Pass<"tritium-cpu-store-bool-and-bf16-as-integers", "mlir::ModuleOp"> {
+  let summary = "Store i1 buffers as i8 (one byte per element) and bf16 buffers as i16 bits";
   let description = [{
-    LLVM's memref lowering does not store sub-byte elements. Every `memref<...xi1>` becomes
-    `memref<...xi8>`; loads truncate and stores zero-extend:
+    LLVM's memref lowering does not store sub-byte elements, and without AVX512-BF16 LLVM
+    rounds every bf16 it stores through a helper call. Every `memref<...xi1>` becomes
+    `memref<...xi8>` (loads truncate, stores zero-extend) and every `memref<...xbf16>` becomes
+    `memref<...xi16>` (loads and stores reinterpret the bits):
     `memref.store %b, %m[%i] : memref<8xi1>` becomes
-    `%w = arith.extui %b : i1 to i8` then `memref.store %w, %m[%i] : memref<8xi8>`.
-    Runs on loops (after convert-linalg-to-loops).
+    `%w = arith.extui %b : i1 to i8` then `memref.store %w, %m[%i] : memref<8xi8>`, and
+    `memref.store %h, %n[%i] : memref<8xbf16>` becomes
+    `%w = arith.bitcast %h : bf16 to i16` then `memref.store %w, %n[%i] : memref<8xi16>`.
+    Runs on loops (after convert-linalg-to-loops). bf16 buffers that vector ops access stay.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
 }
