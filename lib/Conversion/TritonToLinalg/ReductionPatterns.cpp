@@ -10,16 +10,75 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileElementMaterializer.h"
+#include "TileLoops.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
 namespace tritium {
+
+/// The identity element of a combiner that is a single op of its two arguments (`a + b`,
+/// `max(a, b)`, ...), or null. Reducing from the identity over the whole axis leaves no first
+/// slice to peel and no odd-sized remainder, so the loop vectorizes without a scalar tail.
+TypedAttr combinerIdentity(Region &combiner) {
+  Block &body = combiner.front();
+  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(body.without_terminator()))
+    return {};
+  Operation &op = body.front();
+  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
+      body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != op.getResult(0))
+    return {};
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  if (!((op.getOperand(0) == a && op.getOperand(1) == b) ||
+        (op.getOperand(0) == b && op.getOperand(1) == a)))
+    return {};
+  Type type = op.getResult(0).getType();
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    std::optional<APFloat> identity;
+    if (isa<arith::AddFOp>(op))
+      identity = APFloat::getZero(semantics, /*Negative=*/true);
+    else if (isa<arith::MulFOp>(op))
+      identity = APFloat::getOne(semantics);
+    else if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op)) // NaN gives way to any number
+      identity = APFloat::getNaN(semantics);
+    else if (isa<arith::MaximumFOp>(op))
+      identity = APFloat::getInf(semantics, /*Negative=*/true);
+    else if (isa<arith::MinimumFOp>(op))
+      identity = APFloat::getInf(semantics);
+    if (!identity)
+      return {};
+    return FloatAttr::get(type, *identity);
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return {};
+  unsigned width = intType.getWidth();
+  std::optional<APInt> identity;
+  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op))
+    identity = APInt::getZero(width);
+  else if (isa<arith::MulIOp>(op))
+    identity = APInt(width, 1);
+  else if (isa<arith::AndIOp, arith::MinUIOp>(op))
+    identity = APInt::getAllOnes(width);
+  else if (isa<arith::MaxSIOp>(op))
+    identity = APInt::getSignedMinValue(width);
+  else if (isa<arith::MinSIOp>(op))
+    identity = APInt::getSignedMaxValue(width);
+  if (!identity)
+    return {};
+  return IntegerAttr::get(type, *identity);
+}
+
 namespace {
 
 /// Offsets, sizes and strides of a slice along one axis of a tensor of `type`: the whole
@@ -75,60 +134,6 @@ SmallVector<Value> cloneCombiner(OpBuilder &b, Region &region, ValueRange lhs, V
   for (Value v : body.getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(v));
   return results;
-}
-
-/// The identity element of a combiner that is a single op of its two arguments (`a + b`,
-/// `max(a, b)`, ...), or null. Reducing from the identity over the whole axis leaves no first
-/// slice to peel and no odd-sized remainder, so the loop vectorizes without a scalar tail.
-TypedAttr combinerIdentity(Region &combiner) {
-  Block &body = combiner.front();
-  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(body.without_terminator()))
-    return {};
-  Operation &op = body.front();
-  if (op.getNumOperands() != 2 || op.getNumResults() != 1 ||
-      body.getTerminator()->getNumOperands() != 1 ||
-      body.getTerminator()->getOperand(0) != op.getResult(0))
-    return {};
-  Value a = body.getArgument(0), b = body.getArgument(1);
-  if (!((op.getOperand(0) == a && op.getOperand(1) == b) ||
-        (op.getOperand(0) == b && op.getOperand(1) == a)))
-    return {};
-  Type type = op.getResult(0).getType();
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    std::optional<APFloat> identity;
-    if (isa<arith::AddFOp>(op))
-      identity = APFloat::getZero(semantics, /*Negative=*/true);
-    else if (isa<arith::MulFOp>(op))
-      identity = APFloat::getOne(semantics);
-    else if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op)) // NaN gives way to any number
-      identity = APFloat::getNaN(semantics);
-    else if (isa<arith::MaximumFOp>(op))
-      identity = APFloat::getInf(semantics, /*Negative=*/true);
-    else if (isa<arith::MinimumFOp>(op))
-      identity = APFloat::getInf(semantics);
-    if (!identity)
-      return {};
-    return FloatAttr::get(type, *identity);
-  }
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType)
-    return {};
-  unsigned width = intType.getWidth();
-  std::optional<APInt> identity;
-  if (isa<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(op))
-    identity = APInt::getZero(width);
-  else if (isa<arith::MulIOp>(op))
-    identity = APInt(width, 1);
-  else if (isa<arith::AndIOp, arith::MinUIOp>(op))
-    identity = APInt::getAllOnes(width);
-  else if (isa<arith::MaxSIOp>(op))
-    identity = APInt::getSignedMinValue(width);
-  else if (isa<arith::MinSIOp>(op))
-    identity = APInt::getSignedMaxValue(width);
-  if (!identity)
-    return {};
-  return IntegerAttr::get(type, *identity);
 }
 
 /// Elementwise application of the combiner to two tensors of equal shape.
@@ -204,6 +209,35 @@ SmallVector<Value> reduceWithLinalg(OpBuilder &b, Location loc, Region &combiner
 
 struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// A reduction whose input is streamed from loads (stream-loads-into-stores marked it): a loop
+  /// nest over the input tile folds each element, recomputed where it is loaded, into a buffer
+  /// of the result's shape that starts at the identity. No input tile is materialized.
+  Value reduceElementByElement(ConversionPatternRewriter &rewriter, Location loc,
+                               tt::ReduceOp op, TypedAttr identity) const {
+    Value src = op.getSrcs()[0];
+    auto srcType = cast<RankedTensorType>(src.getType());
+    int64_t axis = op.getAxis();
+    Type element = getTypeConverter()->convertType(srcType.getElementType());
+    SmallVector<int64_t> shape(srcType.getShape());
+    shape.erase(shape.begin() + axis);
+    auto resultType = RankedTensorType::get(shape, element);
+    Value buffer = allocateTile(rewriter, loc, resultType);
+    Value neutral = arith::ConstantOp::create(rewriter, loc, identity);
+    linalg::FillOp::create(rewriter, loc, neutral, buffer);
+    TileElementMaterializer elements(rewriter, *getTypeConverter());
+    forEachIndex(rewriter, loc, srcType.getShape(),
+                 [&](OpBuilder &b, Location loc, ValueRange indices) {
+                   Value value = elements.elementAt(b, loc, src, indices);
+                   SmallVector<Value> at(indices);
+                   at.erase(at.begin() + axis);
+                   Value running = memref::LoadOp::create(b, loc, buffer, at);
+                   Value next = cloneCombiner(b, op.getCombineOp(), {running}, {value}, true)[0];
+                   memref::StoreOp::create(b, loc, next, buffer, at);
+                 });
+    return tileBufferAsTensor(rewriter, loc, buffer, resultType);
+  }
+
   LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -214,7 +248,9 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
     Region &combiner = op.getCombineOp();
     SmallVector<Value> results;
     TypedAttr identity = srcs.size() == 1 && size > 1 ? combinerIdentity(combiner) : nullptr;
-    if (size == 1) {
+    if (identity && op->hasAttr(kReadAtUseAttr)) {
+      results.push_back(reduceElementByElement(rewriter, loc, op, identity));
+    } else if (size == 1) {
       for (Value src : srcs)
         results.push_back(sliceAlong(rewriter, loc, src, axis, rewriter.getIndexAttr(0), 1, true));
     } else if (identity) {

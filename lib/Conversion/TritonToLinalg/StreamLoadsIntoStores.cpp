@@ -2,13 +2,14 @@
 //
 // A tile load becomes a loop filling a buffer, and a tile store a loop that recomputes each
 // stored element. When everything a load feeds is recomputed per element and ends in stores,
-// the buffer is a detour: each element can be loaded inside the store's loop, right where it
-// is used, so that `out = x + y` is one loop of (masked) loads, an add and a store, which LLVM
-// vectorizes, instead of three passes through tile buffers.
+// or in reductions that fold one element at a time (sum, max, ...), the buffer is a detour:
+// each element can be loaded inside the consumer's loop, right where it is used, so that
+// `out = x + y` is one loop of (masked) loads, an add and a store, which LLVM vectorizes,
+// instead of three passes through tile buffers, and a row sum reads the row once.
 //
-// Reading at the store is the same as reading at the load when nothing in between writes
-// memory: the load and its stores must be in one block, with only loads and side-effect-free
-// ops between them. A store into the load's own base pointer must also address the same
+// Reading at the consumer is the same as reading at the load when nothing in between writes
+// memory: the load and its consumers must be in one block, with only loads and
+// side-effect-free ops between them. A store into the load's own base pointer must also address the same
 // elements (the same pointer tile, as for an in-place update): a store that moves data within
 // one buffer keeps the buffer.
 //
@@ -78,24 +79,43 @@ public:
           changed = true;
         }
     }
-    for (tt::LoadOp load : streamed)
+    for (tt::LoadOp load : streamed) {
       load->setAttr(kReadAtUseAttr, UnitAttr::get(load.getContext()));
+      for (tt::ReduceOp reduce : reductionsFed[load])
+        reduce->setAttr(kReadAtUseAttr, UnitAttr::get(load.getContext()));
+    }
   }
 
 private:
-  /// Whether every use of `load` is recomputed per element and ends in stores (or streamed
-  /// loads) that may read it there.
+  /// A reduction that can fold its input element by element: one operand and a combiner
+  /// with an identity (sums, products, minima, maxima, bitwise folds).
+  static bool foldsElementByElement(tt::ReduceOp reduce) {
+    return reduce.getSrcs().size() == 1 && combinerIdentity(reduce.getCombineOp());
+  }
+
+  /// Whether every use of `load` is recomputed per element and ends in stores, reductions that
+  /// fold element by element, or streamed loads, which may all read it there. A costly value
+  /// (exp, a division) on the way that more than one op uses is better computed once into a
+  /// tile: the load is then not streamed.
   bool streamable(tt::LoadOp load) {
     SmallVector<Value> worklist = {load.getResult()};
     llvm::SmallPtrSet<Operation *, 16> visited;
-    SmallVector<tt::StoreOp> stores;
+    SmallVector<Operation *> consumers;
+    SmallVector<tt::ReduceOp> reductions;
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Operation *user : value.getUsers()) {
         if (!visited.insert(user).second)
           continue;
-        if (auto store = dyn_cast<tt::StoreOp>(user)) {
-          stores.push_back(store);
+        if (isa<tt::StoreOp>(user)) {
+          consumers.push_back(user);
+          continue;
+        }
+        if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
+          if (!foldsElementByElement(reduce))
+            return false;
+          consumers.push_back(user);
+          reductions.push_back(reduce);
           continue;
         }
         if (auto consumer = dyn_cast<tt::LoadOp>(user)) {
@@ -106,20 +126,23 @@ private:
         }
         if (!isRecomputedPerElement(user))
           return false;
+        if (isCostlyElementwise(user) && !user->getResult(0).hasOneUse())
+          return false;
         worklist.push_back(user->getResult(0));
       }
     }
-    if (stores.empty())
+    if (consumers.empty())
       return false;
     Value base = basePointer(load.getPtr());
-    for (tt::StoreOp store : stores) {
-      if (store->getBlock() != load->getBlock() || !nothingWritesBetween(load, store))
+    for (Operation *consumer : consumers) {
+      if (consumer->getBlock() != load->getBlock() || !nothingWritesBetween(load, consumer))
         return false;
-      if (!base || basePointer(store.getPtr()) == base) {
-        if (store.getPtr() != load.getPtr())
-          return false;
-      }
+      auto store = dyn_cast<tt::StoreOp>(consumer);
+      if (store && (!base || basePointer(store.getPtr()) == base) &&
+          store.getPtr() != load.getPtr())
+        return false;
     }
+    reductionsFed[load] = std::move(reductions);
     return true;
   }
 
@@ -133,6 +156,7 @@ private:
   }
 
   llvm::SetVector<tt::LoadOp> streamed;
+  llvm::DenseMap<tt::LoadOp, SmallVector<tt::ReduceOp>> reductionsFed;
 };
 
 struct StreamLoadsIntoStoresPass

@@ -49,8 +49,7 @@ static bool isRecomputableElementwise(Operation *op) {
   });
 }
 
-/// Math functions and divisions: many instructions per element, unlike index arithmetic.
-static bool isCostlyElementwise(Operation *op) {
+bool isCostlyElementwise(Operation *op) {
   return isa<math::MathDialect>(op->getDialect()) ||
          isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
              arith::RemUIOp>(op);
@@ -63,6 +62,9 @@ static bool isCostlyElementwise(Operation *op) {
 static bool needsWholeTile(Operation *user) {
   if (isa<linalg::LinalgDialect, tensor::TensorDialect, bufferization::BufferizationDialect,
           memref::MemRefDialect>(user->getDialect()))
+    return false;
+  // A reduction streamed from loads folds its input element by element too.
+  if (isa<tt::ReduceOp>(user) && user->hasAttr(kReadAtUseAttr))
     return false;
   return !isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(user) &&
          !isRecomputedPerElement(user);

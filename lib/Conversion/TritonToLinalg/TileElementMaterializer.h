@@ -23,6 +23,14 @@ namespace tritium {
 /// of the stores that consume them, instead of into a buffer (see StreamLoadsIntoStores.cpp).
 constexpr llvm::StringLiteral kReadAtUseAttr = "tritium.read_at_use";
 
+/// The identity element of a combiner region that is a single op of its two arguments (`a + b`,
+/// `max(a, b)`, ...), or null (ReductionPatterns.cpp).
+mlir::TypedAttr combinerIdentity(mlir::Region &combiner);
+
+/// Math functions and divisions: many instructions per element, unlike index arithmetic. The
+/// materializer reads such a tile from its tensor when something needs it whole.
+bool isCostlyElementwise(mlir::Operation *op);
+
 /// Whether the materializer recomputes the elements of `op`'s result from the elements of its
 /// tile operands at the same indices (broadcasts, expand_dims, addptr, pure elementwise
 /// arith/math), rather than reading them back from a materialized tensor.

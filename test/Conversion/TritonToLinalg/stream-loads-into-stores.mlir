@@ -47,8 +47,6 @@ tt.func @vector_add(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: 
 // LINALG: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
 // LINALG: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> f32
 // LINALG: llvm.store
-// LINALG-LABEL: func.func @feeds_a_reduction
-// LINALG: memref.alloc
 tt.func @gather(%idx: !tt.ptr<i32>, %table: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
   %is = tt.splat %idx : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
@@ -65,10 +63,24 @@ tt.func @gather(%idx: !tt.ptr<i32>, %table: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // -----
 
-// A reduction needs the whole tile: the load keeps its buffer.
+// A max folds element by element: it reads the row where it is loaded, and so does the store
+// of x - max (the row is read twice, never copied).
 // CHECK-LABEL: tt.func @feeds_a_reduction
-// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
-// CHECK-NOT: tritium.read_at_use
+// CHECK: tt.load %{{.+}} {tritium.read_at_use} : tensor<8x!tt.ptr<f32>>
+// CHECK: "tt.reduce"
+// CHECK: }) {tritium.read_at_use} : (tensor<8xf32>) -> f32
+// LINALG-LABEL: func.func @feeds_a_reduction
+// LINALG-NOT: linalg.reduce
+// LINALG: %[[MAX:.+]] = memref.alloc() : memref<f32>
+// LINALG: linalg.fill ins(%{{.+}} : f32) outs(%[[MAX]] : memref<f32>)
+// LINALG: scf.for
+// LINALG:   llvm.load
+// LINALG:   arith.maxnumf
+// LINALG:   memref.store %{{.+}}, %[[MAX]][]
+// LINALG: scf.for
+// LINALG:   llvm.load
+// LINALG:   arith.subf
+// LINALG:   llvm.store
 tt.func @feeds_a_reduction(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
@@ -84,6 +96,54 @@ tt.func @feeds_a_reduction(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
   %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
   tt.store %op, %d : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Softmax's exp feeds both a sum and the store: computed once into a tile, so the load that
+// feeds it keeps its buffer (and neither reduction streams).
+// CHECK-LABEL: tt.func @costly_value_used_twice
+// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tritium.read_at_use
+tt.func @costly_value_used_twice(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %e = math.exp %v : tensor<8xf32>
+  %s = "tt.reduce"(%e) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tt.reduce.return %c : f32
+  }) : (tensor<8xf32>) -> f32
+  %ss = tt.splat %s : f32 -> tensor<8xf32>
+  %d = arith.divf %e, %ss : tensor<8xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %d : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// An argmax (two operands) has no element-by-element fold: the load keeps its buffer.
+// CHECK-LABEL: tt.func @feeds_an_argmax
+// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tritium.read_at_use
+tt.func @feeds_an_argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %m:2 = "tt.reduce"(%v, %offs) <{axis = 0 : i32}> ({
+  ^bb0(%av: f32, %ai: i32, %bv: f32, %bi: i32):
+    %gt = arith.cmpf ogt, %av, %bv : f32
+    %vv = arith.select %gt, %av, %bv : f32
+    %ii = arith.select %gt, %ai, %bi : i32
+    tt.reduce.return %vv, %ii : f32, i32
+  }) : (tensor<8xf32>, tensor<8xi32>) -> (f32, i32)
+  tt.store %out, %m#1 : !tt.ptr<i32>
   tt.return
 }
 

@@ -71,10 +71,12 @@ def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
   let summary = "Mark tile loads that convert-triton-to-linalg may read inside their stores' loops";
   let description = [{
     A tile load whose every use is recomputed per element (broadcasts, expand_dims, addptr,
-    pure elementwise arith/math) and ends in `tt.store`s in the same block, with nothing that
-    may write memory in between, gets the unit attribute `tritium.read_at_use`.
-    convert-triton-to-linalg then loads its elements inside the store loops instead of into a
-    buffer:
+    pure elementwise arith/math) and ends in `tt.store`s or in `tt.reduce`s that fold element
+    by element (one operand, a combiner with an identity), in the same block with nothing that
+    may write memory in between, gets the unit attribute `tritium.read_at_use`, and so do those
+    reductions. convert-triton-to-linalg then loads its elements inside the store and reduction
+    loops instead of into a buffer. A costly value (math function, division) used by more than
+    one op on the way keeps the load as it is (it is better computed once into a tile):
 
     ```mlir
     %x = tt.load %xp, %m : tensor<1024x!tt.ptr<f32>>
