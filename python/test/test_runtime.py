@@ -109,3 +109,35 @@ def test_launch_releases_the_gil():
     during = [t for t in ticks if start < t < end]
     assert end - start > 0.05, "the kernel ran too briefly to observe the GIL"
     assert len(during) >= 5, "Python threads did not run while the kernel ran"
+
+
+FORK_AFTER_LAUNCH = """
+import os, sys, torch, triton, triton.language as tl
+
+@triton.jit
+def plus_one_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, offs < n) + 1, offs < n)
+
+x = torch.randn(4096 * 64)
+out = torch.empty_like(x)
+plus_one_kernel[(64, )](x, out, x.numel(), BLOCK=4096)  # the thread pool now has workers
+pid = os.fork()
+if pid == 0:
+    out2 = torch.empty_like(x)
+    plus_one_kernel[(64, )](x, out2, x.numel(), BLOCK=4096)
+    sys.exit(0 if torch.equal(out2, x + 1) else 1)  # a normal exit runs the pool's destructor
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
+def test_a_forked_child_launches_and_exits(tmp_path):
+    """A child forked after launches has none of the parent's worker threads: it launches on a
+    pool of its own and exits without waiting for threads that do not exist."""
+    script = tmp_path / "fork_after_launch.py"
+    script.write_text(FORK_AFTER_LAUNCH)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, TRITIUM_NUM_THREADS="2"))
+    assert result.returncode == 0, result.stderr[-2000:]

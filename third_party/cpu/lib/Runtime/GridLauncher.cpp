@@ -26,8 +26,11 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
+
+#include <pthread.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -241,7 +244,17 @@ std::mutex poolMutex;
 std::unique_ptr<ThreadPool> pool;
 int requestedThreads = 0;
 
+/// A forked child has none of its parent's worker threads (only the forking thread survives a
+/// fork): it must neither wait for them nor join them at exit, which would hang it. It forgets
+/// the parent's pool (leaking it) and starts a new one at its first launch.
+void forgetPoolAfterFork() {
+  (void)pool.release();
+  new (&poolMutex) std::mutex(); // another parent thread may have held it at the fork
+}
+
 ThreadPool &getPool() {
+  static const int registered = pthread_atfork(nullptr, nullptr, forgetPoolAfterFork);
+  (void)registered;
   if (!pool)
     pool = std::make_unique<ThreadPool>(requestedThreads > 0 ? requestedThreads
                                                              : defaultThreads());
