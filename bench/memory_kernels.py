@@ -121,18 +121,6 @@ def _layer_norm_backward_kernel(dy_ptr, x_ptr, w_ptr, mean_ptr, rstd_ptr, dx_ptr
 
 
 @triton.jit
-def _sum_rows_of_partials_kernel(partial_ptr, out_ptr, n_partials, n_cols, BLOCK_P: tl.constexpr,
-                                 BLOCK_N: tl.constexpr):
-    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = tl.zeros((BLOCK_N, ), dtype=tl.float32)
-    for start in range(0, n_partials, BLOCK_P):
-        rows = start + tl.arange(0, BLOCK_P)
-        mask = (rows[:, None] < n_partials) & (cols[None, :] < n_cols)
-        acc += tl.sum(tl.load(partial_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=0.0), axis=0)
-    tl.store(out_ptr + cols, acc.to(out_ptr.dtype.element_ty), mask=cols < n_cols)
-
-
-@triton.jit
 def _rms_norm_kernel(x_ptr, w_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
@@ -177,9 +165,8 @@ def layer_norm_backward(dy, x, w, mean, rstd, dx, dw, db, rows_per_program=32):
     db_partial = torch.empty(programs, n, dtype=torch.float32)
     _layer_norm_backward_kernel[(programs, )](dy, x, w, mean, rstd, dx, dw_partial, db_partial, x.stride(0), rows, n,
                                               ROWS_PER_PROGRAM=rows_per_program, BLOCK=block)
-    grid = (triton.cdiv(n, 256), )
-    _sum_rows_of_partials_kernel[grid](dw_partial, dw, programs, n, BLOCK_P=16, BLOCK_N=256)
-    _sum_rows_of_partials_kernel[grid](db_partial, db, programs, n, BLOCK_P=16, BLOCK_N=256)
+    sum_columns(dw_partial, dw, block_m=16, block_n=256)
+    sum_columns(db_partial, db, block_m=16, block_n=256)
 
 
 def rms_norm(x, w, out, eps=1e-6):
@@ -222,7 +209,7 @@ def _sum_columns_kernel(x_ptr, out_ptr, n_rows, n_cols, BLOCK_M: tl.constexpr, B
         rows = start + tl.arange(0, BLOCK_M)
         mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
         acc += tl.sum(tl.load(x_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=0.0), axis=0)
-    tl.store(out_ptr + cols, acc, mask=cols < n_cols)
+    tl.store(out_ptr + cols, acc.to(out_ptr.dtype.element_ty), mask=cols < n_cols)
 
 
 @triton.jit
@@ -240,8 +227,8 @@ def reduce_rows(op, x, out, out2=None):
                                   BLOCK=block)
 
 
-def sum_columns(x, out, block_n=64):
-    _sum_columns_kernel[(triton.cdiv(x.shape[1], block_n), )](x, out, x.shape[0], x.shape[1], BLOCK_M=32,
+def sum_columns(x, out, block_m=32, block_n=64):
+    _sum_columns_kernel[(triton.cdiv(x.shape[1], block_n), )](x, out, x.shape[0], x.shape[1], BLOCK_M=block_m,
                                                               BLOCK_N=block_n)
 
 

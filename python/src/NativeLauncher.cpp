@@ -31,7 +31,6 @@ struct NativeLauncher {
   // One letter per kernel parameter, Triton's order: p pointer, b bool, i/l signed, u/U
   // unsigned, f f32, d f64, e fp16, B bf16, '-' constexpr.
   std::string *kinds;
-  int numSlots;
   PyObject *name; // the kernel's name, for errors
 };
 
@@ -243,7 +242,6 @@ PyObject *create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     return nullptr;
   self->vectorcall = launch;
   self->kinds = new std::string(kinds);
-  self->numSlots = numSlots;
   Py_INCREF(name);
   self->name = name;
   return reinterpret_cast<PyObject *>(self);

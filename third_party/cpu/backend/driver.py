@@ -46,10 +46,7 @@ def make_launcher(src, metadata):
     """Triton's launcher for one compiled kernel: the native one (tritium._C.NativeLauncher)
     for signatures of plain parameters, the Python one for tuples and tensor descriptors."""
     signature = list(src.signature.values())
-    flat = expand_signature(signature, None, None)
-    plain = all(isinstance(ty, str) and not ty.startswith("tensordesc") for ty in signature) and \
-        len(flat) == len(signature)
-    if plain:
+    if all(isinstance(ty, str) and not ty.startswith("tensordesc") for ty in signature):
         kinds = "".join(_NATIVE_KINDS.get(ty) or _argument_kind(ty) for ty in signature)
         name = getattr(metadata, "name", None) or "kernel"
         return _C.NativeLauncher(kinds, name)
@@ -57,20 +54,12 @@ def make_launcher(src, metadata):
 
 
 class CPULauncher:
-    """Called as launcher(gridX, gridY, gridZ, stream, function, packed_metadata,
-    launch_metadata, enter_hook, exit_hook, *args) with every kernel parameter in order."""
+    """The launcher for signatures with tuples or tensor descriptors, which it flattens per call.
+    Called as launcher(gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
+    enter_hook, exit_hook, *args) with every kernel parameter in order."""
 
     def __init__(self, src, metadata):
-        signature = list(src.signature.values())
-        self.signature = expand_signature(signature, None, None)
-        self.simple = all(isinstance(ty, str) for ty in self.signature) and \
-            not any(isinstance(ty, str) and ty.startswith("tensordesc") for ty in signature)
-        self.original_signature = signature
-        if self.simple:
-            self.kept = [i for i, ty in enumerate(self.signature) if ty != "constexpr"]
-            self.kinds = "".join(_argument_kind(self.signature[i]) for i in self.kept)
-            self.float16 = [(n, self.signature[i]) for n, i in enumerate(self.kept)
-                            if self.signature[i] in ("fp16", "bf16")]
+        self.signature = list(src.signature.values())
 
     def _flatten(self, signature, args, kinds, values):
         for ty, arg in zip(signature, args):
@@ -88,15 +77,9 @@ class CPULauncher:
 
     def __call__(self, gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
                  launch_enter_hook, launch_exit_hook, *args):
-        if self.simple:
-            values = [args[i] for i in self.kept]
-            for n, ty in self.float16:
-                values[n] = _float16_bits(values[n], ty)
-            kinds = self.kinds
-        else:
-            kind_list, values = [], []
-            self._flatten(self.original_signature, args, kind_list, values)
-            kinds = "".join(kind_list)
+        kind_list, values = [], []
+        self._flatten(self.signature, args, kind_list, values)
+        kinds = "".join(kind_list)
         if launch_enter_hook is not None:
             launch_enter_hook(launch_metadata)
         _C.launch(function, gridX, gridY, gridZ, kinds, tuple(values))
