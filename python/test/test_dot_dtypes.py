@@ -214,6 +214,60 @@ def test_fp16_dot_fp16_accumulator():
     assert torch.equal(run_dot(ai, bi, torch.float16, acc=acc), (ai.double() @ bi.double() + acc.double()).half())
 
 
+@pytest.mark.parametrize("k", [1024, 2048], ids=["k1024_exact_in_f32", "k2048_beyond_f32"])
+def test_int8_dot_long_k_is_exact(k):
+    """At K = 1024 the extreme row sums 1024 * 2^14 = 2^24, the largest integer f32 still holds next to its
+    neighbours (computed in f32 it must stay exact); at K = 2048 the sum no longer fits and must not go
+    through f32 at all."""
+    M, N = 16, 16
+    g = torch.Generator().manual_seed(12)
+    a = torch.randint(-128, 128, (M, k), generator=g).to(torch.int8)
+    b = torch.randint(-128, 128, (k, N), generator=g).to(torch.int8)
+    a[0, :], b[:, 0] = -128, -128
+    a[1, :], b[:, 1] = -128, 127
+    a[2, ::2], a[2, 1::2], b[:, 2] = 127, 126, 127  # odd sums near the top: one unit apart matters
+    c = run_dot(a, b, torch.int32)
+    assert c[0, 0].item() == k * 2**14
+    assert torch.equal(c, a.long() @ b.long())
+
+
+def half_rounding_error_bound(c, exact, magnitudes, k):
+    """Half an fp16 ulp of the result (its one rounding) plus an fp32 summation bound."""
+    exponent = torch.floor(torch.log2(exact.abs().clamp(min=2.0**-14)))
+    return 2.0**(exponent - 11) + (k + 1) * 2.0**-24 * magnitudes
+
+
+@pytest.mark.parametrize("has_acc", [False, True], ids=["no_acc", "acc"])
+def test_fp16_accumulator_rounds_once(has_acc):
+    """A fp16 accumulator is rounded once per result (a GPU sums a K step in wide registers), not after every
+    addition: the error stays within half an fp16 ulp of the exact sum plus an fp32 summation error, where
+    rounding after each of K = 64 additions is off by many ulps."""
+    M, N, K = 16, 32, 64
+    g = torch.Generator().manual_seed(13)
+    a = torch.randn(M, K, generator=g).half()
+    b = torch.randn(K, N, generator=g).half()
+    acc = torch.randn(M, N, generator=g).half() if has_acc else None
+    c = run_dot(a, b, torch.float16, acc=acc)
+    extra = acc.double() if has_acc else 0
+    exact = a.double() @ b.double() + extra
+    magnitudes = a.double().abs() @ b.double().abs() + (acc.double().abs() if has_acc else 0)
+    err = (c.double() - exact).abs()
+    assert (err <= half_rounding_error_bound(c, exact, magnitudes, K)).all(), float(err.max())
+
+
+def test_batched_fp16_accumulator_rounds_once():
+    B, M, N, K = 2, 16, 16, 64
+    g = torch.Generator().manual_seed(14)
+    a = torch.randn(B, M, K, generator=g).half()
+    b = torch.randn(B, K, N, generator=g).half()
+    c = torch.empty(B, M, N, dtype=torch.float16)
+    batched_dot_kernel[(1, )](a, b, c, c, B=B, M=M, N=N, K=K, OUT_DTYPE=tl.float16, HAS_ACC=False)
+    exact = torch.bmm(a.double(), b.double())
+    err = (c.double() - exact).abs()
+    bound = half_rounding_error_bound(c, exact, torch.bmm(a.double().abs(), b.double().abs()), K)
+    assert (err <= bound).all(), float(err.max())
+
+
 # ---------------------------------------------------------------------------------------------
 # 3-D (batched) dots
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createAddKernelEntry());
   // Before any canonicalization, which would fold fp8 conversions of constants differently.
   pm.addPass(createExpandFloat8Conversions());
+  // 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
+  pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands());
   // Tensor compute: elementwise ops join their consumers before anything is materialized.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());

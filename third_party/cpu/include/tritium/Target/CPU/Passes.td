@@ -175,6 +175,28 @@ def ExpandFloat8Conversions : Pass<"tritium-cpu-expand-fp8-conversions"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def WidenMatmulOperands : Pass<"tritium-cpu-widen-matmul-operands", "mlir::func::FuncOp"> {
+  let summary = "Compute matmuls of 16- and 8-bit operands in f32, rounding once per result";
+  let description = [{
+    A `linalg.matmul` or `linalg.batch_matmul` on tensors whose operands are bf16, fp16 or
+    fp8 (already widened to the accumulator), or whose accumulator is fp16, converts its
+    operand tiles to f32 once, multiplies in f32 and rounds the result to the accumulator's
+    type once:
+
+    ```mlir
+    %d = linalg.matmul ins(%a, %b : tensor<8x4xbf16>, tensor<4x16xbf16>)
+                       outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
+    ```
+    becomes `arith.extf` of `%a` and `%b` to f32 and a matmul of f32 tensors.
+
+    An i8 x i8 -> i32 matmul whose K keeps every partial sum below 2^24 (K <= 1024 signed,
+    256 unsigned) is computed as an f32 matmul from zero, converted to i32 and added to the
+    accumulator: exact, and on the f32 register-blocked path.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TileMatmulsIntoRegisters : Pass<"tritium-cpu-tile-matmuls-into-registers",
                                      "mlir::func::FuncOp"> {
   let summary = "Tile f32/f64 matmuls into register blocks of C and vectorize each K step";
