@@ -86,7 +86,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
   mlir::scf::registerValueBoundsOpInterfaceExternalModels(registry);
   mlir::tensor::registerValueBoundsOpInterfaceExternalModels(registry);
   mlir::vector::registerValueBoundsOpInterfaceExternalModels(registry);
-  cpu::registerAtomicMemoryEffects(registry);
+  cpu::registerMemoryEffectsOfLLVMOps(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
 }

@@ -75,6 +75,29 @@ bool isRecomputedPerElement(Operation *op) {
          isRecomputableElementwise(op);
 }
 
+/// Whether computing an element of `tile` afresh runs a costly op (an integer division, a
+/// math function) somewhere below it, and the tile also exists as a tensor to read from (no
+/// streamed load below it). A broadcast repeats each element of such a tile along its new
+/// dimensions: the column offsets `(pid * BLOCK + arange(BLOCK)) % N` of a [BLOCK_K, BLOCK]
+/// tile would otherwise divide BLOCK_K times per column.
+static bool isCostlyToRecompute(Value tile) {
+  SmallVector<Value> pending = {tile};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  bool costly = false;
+  while (!pending.empty()) {
+    Operation *def = pending.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<tt::LoadOp>(def); load && load->hasAttr(kReadAtUseAttr))
+      return false;
+    if (isa<tt::ExpandDimsOp, tt::AddPtrOp>(def) || isRecomputableElementwise(def)) {
+      costly |= isCostlyElementwise(def);
+      llvm::append_range(pending, def->getOperands());
+    }
+  }
+  return costly;
+}
+
 Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
                                        ValueRange indices) {
   Operation *def = tile.getDefiningOp();
@@ -100,6 +123,17 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
       srcIndices.push_back(srcShape[i] == 1 && shape[i] != 1
                                ? arith::ConstantIndexOp::create(b, loc, 0).getResult()
                                : index);
+    // Loops nest in dimension order and LLVM hoists what inner loops do not change, so only
+    // a broadcast along a dimension outside one the source varies in repeats its work.
+    int64_t innermostVarying = -1, outermostBroadcast = shape.size();
+    for (auto [i, extent] : llvm::enumerate(srcShape)) {
+      if (extent != 1)
+        innermostVarying = i;
+      else if (shape[i] != 1 && outermostBroadcast == int64_t(shape.size()))
+        outermostBroadcast = i;
+    }
+    if (outermostBroadcast < innermostVarying && isCostlyToRecompute(broadcast.getSrc()))
+      return readFromTensor(b, loc, broadcast.getSrc(), srcIndices);
     return elementAt(b, loc, broadcast.getSrc(), srcIndices);
   }
 

@@ -103,3 +103,57 @@ tt.func @fp8_copy(%p: tensor<16x!tt.ptr<f8E4M3FN>>, %q: tensor<16x!tt.ptr<f8E4M3
   tt.store %q, %0 : tensor<16x!tt.ptr<f8E4M3FN>>
   tt.return
 }
+
+// -----
+
+// Column offsets wrapped with `%` (Triton's matmul tutorial) broadcast down the rows of a
+// [4, 16] tile: the 16 remainders are computed once, as a tensor, and each element reads its
+// column's; row offsets wrapped the same way and broadcast along the columns are recomputed
+// in place (the inner loop does not change them, so they leave it).
+// cols = (pid * 16 + arange(16)) % n; tl.load(b + rows[:, None] * 16 + cols[None, :])
+// CHECK-LABEL: func.func @wrapped_offsets
+// CHECK: %[[COLS:.+]] = arith.remsi %{{.+}}, %{{.+}} : tensor<16xi32>
+// CHECK: %[[ROW:.+]] = tensor.expand_shape %[[COLS]]
+// CHECK: scf.for %[[I:.+]] = %c0 to %c4
+// CHECK:   scf.for %[[J:.+]] = %c0 to %c16
+// CHECK-NOT: arith.remsi
+// CHECK:     tensor.extract %[[ROW]][%c0, %[[J]]] : tensor<1x16xi32>
+// CHECK: scf.for %[[I:.+]] = %c0 to %c16
+// CHECK:   scf.for %[[J:.+]] = %c0 to %c4
+// CHECK:     arith.remsi %{{.+}}, %{{.+}} : i32
+tt.func @wrapped_offsets(%b: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32, %pid: i32) {
+  %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %r16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %base = tt.splat %pid : i32 -> tensor<16xi32>
+  %shifted = arith.addi %base, %r16 : tensor<16xi32>
+  %ns = tt.splat %n : i32 -> tensor<16xi32>
+  %cols = arith.remsi %shifted, %ns : tensor<16xi32>
+  %c16 = arith.constant dense<16> : tensor<4x1xi32>
+  %rows = tt.expand_dims %r4 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %rowoffs = arith.muli %rows, %c16 : tensor<4x1xi32>
+  %colrow = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %rowoffs : tensor<4x1xi32> -> tensor<4x16xi32>
+  %cb = tt.broadcast %colrow : tensor<1x16xi32> -> tensor<4x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<4x16xi32>
+  %bs = tt.splat %b : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+  %bp = tt.addptr %bs, %offs : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+  %tile = tt.load %bp : tensor<4x16x!tt.ptr<f32>>
+  // The same wrapped offsets as rows of a [16, 4] tile.
+  %colcol = tt.expand_dims %cols {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %c4 = arith.constant dense<4> : tensor<16x1xi32>
+  %scaled = arith.muli %colcol, %c4 : tensor<16x1xi32>
+  %sb = tt.broadcast %scaled : tensor<16x1xi32> -> tensor<16x4xi32>
+  %r4row = tt.expand_dims %r4 {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>
+  %r4b = tt.broadcast %r4row : tensor<1x4xi32> -> tensor<16x4xi32>
+  %offs2 = arith.addi %sb, %r4b : tensor<16x4xi32>
+  %bs2 = tt.splat %b : !tt.ptr<f32> -> tensor<16x4x!tt.ptr<f32>>
+  %bp2 = tt.addptr %bs2, %offs2 : tensor<16x4x!tt.ptr<f32>>, tensor<16x4xi32>
+  %tile2 = tt.load %bp2 : tensor<16x4x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+  tt.store %op, %tile : tensor<4x16x!tt.ptr<f32>>
+  %os2 = tt.splat %out : !tt.ptr<f32> -> tensor<16x4x!tt.ptr<f32>>
+  %op2 = tt.addptr %os2, %offs2 : tensor<16x4x!tt.ptr<f32>>, tensor<16x4xi32>
+  tt.store %op2, %tile2 : tensor<16x4x!tt.ptr<f32>>
+  tt.return
+}

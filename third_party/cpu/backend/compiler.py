@@ -55,6 +55,22 @@ class CPUOptions:
     backend_name: str = "cpu"
     # Read back as metadata by CompiledKernel; a CPU program is one thread.
     warp_size: int = 1
+    # Other targets' options, accepted so that kernels and autotune configs written for them
+    # (Triton's tutorials pass AMD's `matrix_instr_nonkdim`, `waves_per_eu`, `kpack`) run
+    # unmodified; none has a meaning on the CPU.
+    waves_per_eu: int = 0
+    matrix_instr_nonkdim: int = 0
+    kpack: int = 1
+    allow_flush_denorm: bool = False
+    schedule_hint: str = ""
+    llvm_fn_attrs: str = ""
+    wgp_cu_mode: str = "wgp"
+    ptx_version: Optional[int] = None
+    ptx_options: Optional[str] = None
+    sched4reg: bool = False
+    enable_reflect_ftz: bool = True
+    clc: bool = False
+    min_shared_mem: Optional[int] = None
 
     def __post_init__(self):
         # JSON round-trips turn tuples into lists; keep the dataclass hashable.
@@ -68,6 +84,17 @@ class CPUOptions:
     def hash(self):
         key = "_".join(f"{name}-{value}" for name, value in sorted(self.__dict__.items()))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+_STACK_ARRAY = re.compile(r"= alloca \[(\d+) x (float|double|half|bfloat|i1|i8|i16|i32|i64|ptr)\]")
+_LLVM_TYPE_BYTES = {"float": 4, "double": 8, "half": 2, "bfloat": 2, "i1": 1, "i8": 1, "i16": 2, "i32": 4,
+                    "i64": 8, "ptr": 8}
+
+
+def _stack_tile_bytes(llir: str) -> int:
+    """The bytes of tile buffers a program keeps on its stack: the CPU's counterpart of the shared
+    memory a GPU program reserves (reported as `metadata.shared`)."""
+    return sum(int(count) * _LLVM_TYPE_BYTES[ty] for count, ty in _STACK_ARRAY.findall(llir))
 
 
 @functools.lru_cache(maxsize=None)
@@ -200,9 +227,11 @@ class CPUBackend(BaseBackend):
     @staticmethod
     def make_llir(src, metadata, options):
         try:
-            return _C.linalg_to_llir(src)
+            llir = _C.linalg_to_llir(src)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(metadata["name"], "llir", failure)
+        metadata["shared"] = _stack_tile_bytes(llir)
+        return llir
 
     @staticmethod
     def make_obj(src, metadata, options):

@@ -5,6 +5,7 @@ Imported by Triton while `import triton` is still running: torch is imported laz
 
 import os
 import platform
+import re
 import struct
 import time
 
@@ -87,12 +88,23 @@ class CPULauncher:
             launch_exit_hook(launch_metadata)
 
 
+def vector_registers():
+    """The vector registers one thread may use: 32 zmm with AVX-512, 16 ymm/xmm otherwise."""
+    return 32 if re.search(r"[,-]\+avx512f(,|$)", _C.host_target_key()) else 16
+
+
+# Programs per core the register arithmetic of GPU occupancy code arrives at with one warp:
+# NUM_REGS // (n_regs * WARP_SIZE * num_warps) = 64 // num_warps.
+PROGRAMS_PER_CORE = 64
+
+
 class CPUUtils:
 
     def load_binary(self, name, kernel, shared, device):
         handle, entry = _C.load_kernel(kernel, name + "__entry")
-        # (module, function, n_regs, n_spills, n_max_threads)
-        return handle, entry, 0, 0, 1 << 30
+        # (module, function, n_regs, n_spills, n_max_threads). GPU code sizes persistent grids
+        # from n_regs: a program on a CPU thread has the host's vector registers.
+        return handle, entry, vector_registers(), 0, 1 << 30
 
     def unload_module(self, module):
         _C.unload_kernel(module)
@@ -101,7 +113,7 @@ class CPUUtils:
         return {
             "max_shared_mem": 1 << 30,
             "multiprocessor_count": os.cpu_count() or 1,
-            "max_num_regs": 1 << 16,
+            "max_num_regs": vector_registers() * PROGRAMS_PER_CORE,
             "warpSize": 1,
             "sm_clock_rate": 0,
             "mem_clock_rate": 0,

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 
@@ -22,7 +23,13 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createAddKernelEntry());
   // Before any canonicalization, which would fold fp8 conversions of constants differently.
   pm.addPass(createExpandFloat8Conversions());
-  // 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
+  // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest
+  // of the 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
+  MatmulsToDotProductInstructionsOptions dotProducts;
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  dotProducts.avx512BF16 = host.lookup("avx512bf16");
+  dotProducts.avx512VNNI = host.lookup("avx512vnni");
+  pm.addNestedPass<func::FuncOp>(createMatmulsToDotProductInstructions(dotProducts));
   pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands());
   // Tensor compute: elementwise ops join their consumers before anything is materialized.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());

@@ -5,12 +5,26 @@
 
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tritium::cpu {
+
+/// The host target leaves AVX512-BF16 off: LLVM would convert f32 to bf16 with its instruction
+/// that flushes subnormals. A function that calls `vdpbf16ps` (bf16 matmuls on hosts that have
+/// it) needs the feature; tritium converts to bf16 on the bits, so nothing else changes there.
+static bool callsBFloat16DotProducts(const llvm::Function &function) {
+  for (const llvm::BasicBlock &block : function)
+    for (const llvm::Instruction &instruction : block)
+      if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+        if (const llvm::Function *callee = call->getCalledFunction())
+          if (callee->getName().starts_with("llvm.x86.avx512bf16."))
+            return true;
+  return false;
+}
 
 mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::string &llvmIR,
                                                std::string &error) {
@@ -30,7 +44,10 @@ mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::strin
     if (function.isDeclaration())
       continue;
     function.addFnAttr("target-cpu", machine->getTargetCPU());
-    function.addFnAttr("target-features", machine->getTargetFeatureString());
+    std::string features = machine->getTargetFeatureString().str();
+    if (callsBFloat16DotProducts(function))
+      features += ",+avx512bf16";
+    function.addFnAttr("target-features", features);
   }
 
   llvm::LoopAnalysisManager loops;

@@ -26,8 +26,9 @@ namespace tritium::cpu {
 /// `tritium-cpu-linalg-to-llvm`.
 void buildLinalgToLLVMPipeline(mlir::OpPassManager &pm);
 void registerCPUPipelines();
-/// Memory effects for LLVM atomics, which buffer deallocation requires.
-void registerAtomicMemoryEffects(mlir::DialectRegistry &registry);
+/// Memory effects of LLVM ops (atomics, assume, intrinsic calls), which buffer deallocation
+/// requires.
+void registerMemoryEffectsOfLLVMOps(mlir::DialectRegistry &registry);
 } // namespace tritium::cpu
 
 #endif // TRITIUM_TARGET_CPU_PASSES_H

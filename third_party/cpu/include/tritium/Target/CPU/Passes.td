@@ -175,6 +175,28 @@ def ExpandFloat8Conversions : Pass<"tritium-cpu-expand-fp8-conversions"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def MatmulsToDotProductInstructions
+    : Pass<"tritium-cpu-matmuls-to-dot-product-instructions", "mlir::func::FuncOp"> {
+  let summary = "Compute bf16 and int8 matmuls with the host's dot-product instructions";
+  let description = [{
+    With `avx512-bf16`, a static `linalg.matmul` of bf16 operands into f32 becomes loops over
+    register blocks of C summed with `vdpbf16ps` (pairs along K); with `avx512-vnni`, an
+    int8 x int8 -> int32 one with `vpdpbusd` (quads along K, A biased to unsigned and the
+    bias subtracted from C first). Both operands are packed into 32-bit words of K neighbours
+    once per matmul. M must divide a block of 2-8 rows, N one of 16 or 32 columns and K the
+    group size; other matmuls are left alone. The pipeline sets the options from the host.
+  }];
+  let options = [
+    Option<"avx512BF16", "avx512-bf16", "bool", /*default=*/"false",
+           "Use vdpbf16ps (AVX512-BF16) for bf16 matmuls">,
+    Option<"avx512VNNI", "avx512-vnni", "bool", /*default=*/"false",
+           "Use vpdpbusd (AVX512-VNNI) for int8 matmuls">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"];
+}
+
 def WidenMatmulOperands : Pass<"tritium-cpu-widen-matmul-operands", "mlir::func::FuncOp"> {
   let summary = "Compute matmuls of 16- and 8-bit operands in f32, rounding once per result";
   let description = [{
