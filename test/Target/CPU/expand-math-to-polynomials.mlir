@@ -9,3 +9,26 @@ func.func @transcendental(%x: f32) -> (f32, f32) {
   %1 = math.sin %x : f32
   return %0, %1 : f32, f32
 }
+
+// f32 exp2: x = n + f with n = roundeven(x); 2^f by a degree-7 polynomial (fused
+// multiply-adds ending in + 1); 2^n as two powers of two built on the exponent bits; NaN
+// passes through. f64 keeps its libm call.
+// CHECK-LABEL: func.func @exp2
+// CHECK: %[[NAN:.+]] = arith.cmpf uno, %arg0, %arg0 : vector<16xf32>
+// CHECK: %[[N:.+]] = math.roundeven %{{.+}} : vector<16xf32>
+// CHECK: %[[F:.+]] = arith.subf %{{.+}}, %[[N]] : vector<16xf32>
+// CHECK-COUNT-7: math.fma %{{.+}}, %[[F]], %{{.+}} : vector<16xf32>
+// CHECK: %[[E:.+]] = arith.fptosi %[[N]] : vector<16xf32> to vector<16xi32>
+// CHECK: arith.shrsi %[[E]]
+// CHECK: arith.shli
+// CHECK: arith.bitcast {{.+}} : vector<16xi32> to vector<16xf32>
+// CHECK: arith.mulf
+// CHECK: arith.mulf
+// CHECK: arith.select %[[NAN]], %arg0
+// CHECK-NOT: math.exp2 %arg0
+// CHECK: math.exp2 %arg1 : f64
+func.func @exp2(%x: vector<16xf32>, %y: f64) -> (vector<16xf32>, f64) {
+  %0 = math.exp2 %x : vector<16xf32>
+  %1 = math.exp2 %y : f64
+  return %0, %1 : vector<16xf32>, f64
+}
