@@ -70,3 +70,40 @@ def test_matmul_transposed_operand_strides():
 def test_matmul_block_shapes(blocks):
     a, b = torch.randn(70, 90), torch.randn(90, 110)
     torch.testing.assert_close(matmul(a, b, blocks=blocks), a @ b, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def wrapped_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                          BLOCK_K: tl.constexpr, UNSIGNED: tl.constexpr):
+    """Triton's tutorial keeps loads in bounds by wrapping row and column offsets with `%`."""
+    if UNSIGNED:
+        rows = (tl.program_id(0).to(tl.uint32) * BLOCK_M + tl.arange(0, BLOCK_M).to(tl.uint32)) % M.to(tl.uint32)
+        cols = (tl.program_id(1).to(tl.uint32) * BLOCK_N + tl.arange(0, BLOCK_N).to(tl.uint32)) % N.to(tl.uint32)
+    else:
+        rows = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+        cols = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    ks = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptr + rows[:, None] * K + (k * BLOCK_K + ks)[None, :], mask=ks[None, :] < K - k * BLOCK_K,
+                    other=0.0)
+        b = tl.load(b_ptr + (k * BLOCK_K + ks)[:, None] * N + cols[None, :], mask=ks[:, None] < K - k * BLOCK_K,
+                    other=0.0)
+        acc = tl.dot(a, b, acc)
+    out_rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    out_cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + out_rows[:, None] * N + out_cols[None, :], acc,
+             mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
+
+
+@pytest.mark.parametrize("unsigned", [False, True], ids=["remsi", "remui"])
+@pytest.mark.parametrize("M,N,K", [(64, 64, 32), (100, 72, 40), (20, 16, 16)])
+def test_matmul_with_wrapped_offsets(M, N, K, unsigned):
+    """Blocks that wrap (the last along M or N, or all when a dimension is below its block) and blocks that
+    do not (their loads run on consecutive offsets) give the same product; where the offsets wrap, the
+    wrapped rows and columns are loaded and the stores drop them."""
+    a, b = torch.randn(M, K), torch.randn(K, N)
+    c = torch.empty(M, N)
+    grid = (triton.cdiv(M, 32), triton.cdiv(N, 32))
+    wrapped_matmul_kernel[grid](a, b, c, M, N, K, BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, UNSIGNED=unsigned)
+    torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)

@@ -10,6 +10,7 @@
 #include "PointerUtils.h"
 #include "TileElementMaterializer.h"
 #include "TileLoops.h"
+#include "WrappedRanges.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 #include "tritium/Dialect/TritonGPU/IR/Dialect.h"
@@ -78,19 +79,41 @@ void loadTileInto(ConversionPatternRewriter &rewriter, Location loc,
                   bool isVolatile, Value buffer) {
   auto ptrType = cast<RankedTensorType>(ptrs.getType());
   Type pointee = cast<tt::PointerType>(ptrType.getElementType()).getPointeeType();
-  TileElementMaterializer elements(rewriter, converter);
-  forEachIndex(rewriter, loc, ptrType.getShape(),
-               [&](OpBuilder &b, Location loc, ValueRange indices) {
-                 Value ptr = elements.elementAt(b, loc, ptrs, indices);
-                 Value maskElement, otherElement;
-                 if (mask)
-                   maskElement = elements.elementAt(b, loc, mask, indices);
-                 if (other)
-                   otherElement = elements.elementAt(b, loc, other, indices);
-                 Value value =
-                     loadElement(b, loc, ptr, maskElement, otherElement, pointee, isVolatile);
-                 memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer, indices);
-               });
+  auto loadAll = [&](OpBuilder &builder, ArrayRef<WrappedRange> unwrapped) {
+    TileElementMaterializer elements(rewriter, converter);
+    for (const WrappedRange &range : unwrapped)
+      elements.assumeUnwrapped(range.remainder);
+    forEachIndex(builder, loc, ptrType.getShape(),
+                 [&](OpBuilder &b, Location loc, ValueRange indices) {
+                   Value ptr = elements.elementAt(b, loc, ptrs, indices);
+                   Value maskElement, otherElement;
+                   if (mask)
+                     maskElement = elements.elementAt(b, loc, mask, indices);
+                   if (other)
+                     otherElement = elements.elementAt(b, loc, other, indices);
+                   Value value =
+                       loadElement(b, loc, ptr, maskElement, otherElement, pointee, isVolatile);
+                   memref::StoreOp::create(b, loc, asTensorElement(b, loc, value), buffer,
+                                           indices);
+                 });
+  };
+  SmallVector<WrappedRange> wrapped = findWrappedRanges({ptrs, mask, other});
+  if (wrapped.empty()) {
+    loadAll(rewriter, {});
+    return;
+  }
+  // Versioned: consecutive offsets (vector loads) unless a block wraps around.
+  Value noWrap = noRangeWraps(rewriter, loc, rewriter, wrapped);
+  scf::IfOp::create(
+      rewriter, loc, noWrap,
+      [&](OpBuilder &b, Location loc) {
+        loadAll(b, wrapped);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &b, Location loc) {
+        loadAll(b, {});
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 struct LoadConversion : OpConversionPattern<tt::LoadOp> {

@@ -80,7 +80,8 @@ bool isRecomputedPerElement(Operation *op) {
 /// streamed load below it). A broadcast repeats each element of such a tile along its new
 /// dimensions: the column offsets `(pid * BLOCK + arange(BLOCK)) % N` of a [BLOCK_K, BLOCK]
 /// tile would otherwise divide BLOCK_K times per column.
-static bool isCostlyToRecompute(Value tile) {
+static bool isCostlyToRecompute(Value tile,
+                                 const llvm::SmallPtrSetImpl<Operation *> &unwrapped) {
   SmallVector<Value> pending = {tile};
   llvm::SmallPtrSet<Operation *, 8> seen;
   bool costly = false;
@@ -91,7 +92,7 @@ static bool isCostlyToRecompute(Value tile) {
     if (auto load = dyn_cast<tt::LoadOp>(def); load && load->hasAttr(kReadAtUseAttr))
       return false;
     if (isa<tt::ExpandDimsOp, tt::AddPtrOp>(def) || isRecomputableElementwise(def)) {
-      costly |= isCostlyElementwise(def);
+      costly |= isCostlyElementwise(def) && !unwrapped.contains(def);
       llvm::append_range(pending, def->getOperands());
     }
   }
@@ -106,6 +107,9 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
 
   if (auto splat = dyn_cast<tt::SplatOp>(def))
     return rewriter.getRemappedValue(splat.getSrc());
+
+  if (unwrapped.contains(def))
+    return elementAt(b, loc, def->getOperand(0), indices);
 
   if (auto range = dyn_cast<tt::MakeRangeOp>(def)) {
     Value i32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), indices[0]);
@@ -132,7 +136,7 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
       else if (shape[i] != 1 && outermostBroadcast == int64_t(shape.size()))
         outermostBroadcast = i;
     }
-    if (outermostBroadcast < innermostVarying && isCostlyToRecompute(broadcast.getSrc()))
+    if (outermostBroadcast < innermostVarying && isCostlyToRecompute(broadcast.getSrc(), unwrapped))
       return readFromTensor(b, loc, broadcast.getSrc(), srcIndices);
     return elementAt(b, loc, broadcast.getSrc(), srcIndices);
   }

@@ -47,6 +47,10 @@ public:
   mlir::Value elementAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
                         mlir::ValueRange indices);
 
+  /// From now on, the remainder `op` (of a wrapped range, see WrappedRanges.h) is its
+  /// dividend: the caller has established that the range does not wrap.
+  void assumeUnwrapped(mlir::Operation *op) { unwrapped.insert(op); }
+
 private:
   mlir::Value compute(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
                       mlir::ValueRange indices);
@@ -56,6 +60,7 @@ private:
   mlir::ConversionPatternRewriter &rewriter;
   const mlir::TypeConverter &converter;
   std::map<std::pair<void *, std::vector<void *>>, mlir::Value> cache;
+  llvm::SmallPtrSet<mlir::Operation *, 4> unwrapped;
 };
 
 } // namespace tritium

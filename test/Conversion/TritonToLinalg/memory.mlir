@@ -107,20 +107,38 @@ tt.func @fp8_copy(%p: tensor<16x!tt.ptr<f8E4M3FN>>, %q: tensor<16x!tt.ptr<f8E4M3
 // -----
 
 // Column offsets wrapped with `%` (Triton's matmul tutorial) broadcast down the rows of a
-// [4, 16] tile: the 16 remainders are computed once, as a tensor, and each element reads its
-// column's; row offsets wrapped the same way and broadcast along the columns are recomputed
-// in place (the inner loop does not change them, so they leave it).
-// cols = (pid * 16 + arange(16)) % n; tl.load(b + rows[:, None] * 16 + cols[None, :])
+// [4, 16] tile. The load is versioned on "the block does not wrap" (0 <= start <= n - 16):
+// there the remainder is the range itself, so the columns are consecutive; otherwise the 16
+// remainders are computed once, as a tensor, and each element reads its column's. Row offsets
+// wrapped the same way and broadcast along the columns are recomputed in place when the block
+// wraps (the inner loop does not change them, so they leave it).
+// cols = (pid + arange(16)) % n; tl.load(b + rows[:, None] * 16 + cols[None, :])
 // CHECK-LABEL: func.func @wrapped_offsets
 // CHECK: %[[COLS:.+]] = arith.remsi %{{.+}}, %{{.+}} : tensor<16xi32>
 // CHECK: %[[ROW:.+]] = tensor.expand_shape %[[COLS]]
-// CHECK: scf.for %[[I:.+]] = %c0 to %c4
-// CHECK:   scf.for %[[J:.+]] = %c0 to %c16
-// CHECK-NOT: arith.remsi
-// CHECK:     tensor.extract %[[ROW]][%c0, %[[J]]] : tensor<1x16xi32>
-// CHECK: scf.for %[[I:.+]] = %c0 to %c16
-// CHECK:   scf.for %[[J:.+]] = %c0 to %c4
-// CHECK:     arith.remsi %{{.+}}, %{{.+}} : i32
+// CHECK: %[[FITS:.+]] = arith.cmpi sge, %arg2, %c16_i32 : i32
+// CHECK: %[[LAST:.+]] = arith.subi %arg2, %c16_i32 : i32
+// CHECK: %[[INSIDE:.+]] = arith.cmpi sle, %arg3, %[[LAST]] : i32
+// CHECK: %[[BOTH:.+]] = arith.andi %[[FITS]], %[[INSIDE]] : i1
+// CHECK: %[[NONNEG:.+]] = arith.cmpi sge, %arg3, %c0_i32 : i32
+// CHECK: %[[NOWRAP:.+]] = arith.andi %[[BOTH]], %[[NONNEG]] : i1
+// CHECK: scf.if %[[NOWRAP]] {
+// CHECK:   scf.for %{{.+}} = %c0 to %c4
+// CHECK:     scf.for %[[J:.+]] = %c0 to %c16
+// CHECK:       %[[JI:.+]] = arith.index_cast %[[J]] : index to i32
+// CHECK:       arith.addi %arg3, %[[JI]] : i32
+// CHECK-NOT:   tensor.extract
+// CHECK:       llvm.load
+// CHECK: } else {
+// CHECK:   scf.for %{{.+}} = %c0 to %c4
+// CHECK:     scf.for %[[J2:.+]] = %c0 to %c16
+// CHECK-NOT:   arith.remsi
+// CHECK:       tensor.extract %[[ROW]][%c0, %[[J2]]] : tensor<1x16xi32>
+// CHECK: scf.if
+// CHECK: } else {
+// CHECK:   scf.for %{{.+}} = %c0 to %c16
+// CHECK:     scf.for %{{.+}} = %c0 to %c4
+// CHECK:       arith.remsi %{{.+}}, %{{.+}} : i32
 tt.func @wrapped_offsets(%b: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32, %pid: i32) {
   %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
   %r16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
