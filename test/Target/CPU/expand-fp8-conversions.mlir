@@ -63,3 +63,22 @@ func.func @compare(%a: f8E5M2, %b: f8E5M2) -> i1 {
   %c = arith.cmpf olt, %a, %b : f8E5M2
   return %c : i1
 }
+
+// abs and negation work on the sign bit (infinities stay infinite); FNUZ formats keep 0x80 (NaN)
+// and zero as they are. maximum selects an operand's bits after comparing decoded values.
+// CHECK-LABEL: func.func @sign_ops
+// CHECK: %[[A:.+]] = arith.bitcast %arg0 : f8E5M2 to i8
+// CHECK: arith.andi %[[A]], %c127_i8
+// CHECK: %[[N:.+]] = arith.bitcast %arg1 : f8E4M3FNUZ to i8
+// CHECK: %[[FLIP:.+]] = arith.xori %[[N]], %c-128_i8
+// CHECK: %[[MAG:.+]] = arith.andi %[[N]], %c127_i8
+// CHECK: %[[KEEP:.+]] = arith.cmpi eq, %[[MAG]], %c0_i8
+// CHECK: arith.select %[[KEEP]], %[[N]], %[[FLIP]]
+// CHECK: arith.maximumf {{.+}} : f32
+// CHECK: arith.select %{{.+}}, %arg0, %arg2 : f8E5M2
+func.func @sign_ops(%x: f8E5M2, %y: f8E4M3FNUZ, %z: f8E5M2) -> (f8E5M2, f8E4M3FNUZ, f8E5M2) {
+  %0 = math.absf %x : f8E5M2
+  %1 = arith.negf %y : f8E4M3FNUZ
+  %2 = arith.maximumf %x, %z : f8E5M2
+  return %0, %1, %2 : f8E5M2, f8E4M3FNUZ, f8E5M2
+}

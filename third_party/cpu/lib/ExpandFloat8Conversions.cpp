@@ -303,11 +303,102 @@ struct ExpandCmpFOnFloat8 : OpRewritePattern<arith::CmpFOp> {
   }
 };
 
+/// `tl.abs` and negation of fp8 values work on the sign bit, so infinities and NaNs stay what
+/// they are (encoding would saturate them). FNUZ formats have one NaN, 0x80, and no negative
+/// zero: both keep their bits.
+struct SignOpsOnFloat8Bits : RewritePattern {
+  SignOpsOnFloat8Bits(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<math::AbsFOp, arith::NegFOp>(op))
+      return failure();
+    Type type = op->getResult(0).getType();
+    auto format = float8FormatOfElement(type);
+    if (!format)
+      return failure();
+    BitBuilder bb(rewriter, op->getLoc(), type);
+    Type i8 = rewriter.getI8Type();
+    Value bits = bb.bitcast(op->getOperand(0), i8);
+    Value result;
+    if (isa<math::AbsFOp>(op))
+      result = arith::AndIOp::create(rewriter, op->getLoc(), bits, bb.intConstant(8, 0x7F));
+    else
+      result = arith::XOrIOp::create(rewriter, op->getLoc(), bits, bb.intConstant(8, 0x80));
+    if (format->unsignedZero) {
+      Value magnitude = arith::AndIOp::create(rewriter, op->getLoc(), bits, bb.intConstant(8, 0x7F));
+      Value keep = bb.cmpI(arith::CmpIPredicate::eq, magnitude, bb.intConstant(8, 0));
+      result = bb.select(keep, bits, result);
+    }
+    rewriter.replaceOp(op, bb.bitcast(result, getElementTypeOrSelf(type)));
+    return success();
+  }
+};
+
+/// Ops that return one of their operands (minimum, maximum and their NaN-ignoring forms)
+/// compare the decoded values and select the operand's bits.
+struct SelectingOpsOnFloat8 : RewritePattern {
+  SelectingOpsOnFloat8(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(op))
+      return failure();
+    Type type = op->getResult(0).getType();
+    auto format = float8FormatOfElement(type);
+    if (!format)
+      return failure();
+    Location loc = op->getLoc();
+    BitBuilder bb(rewriter, loc, type);
+    Value a = op->getOperand(0), b = op->getOperand(1);
+    Value wideA = decodeToF32(bb, a, *format), wideB = decodeToF32(bb, b, *format);
+    Type f32Type = withElement(type, rewriter.getF32Type());
+    OperationState state(loc, op->getName(), ValueRange{wideA, wideB}, TypeRange{f32Type},
+                         op->getAttrs());
+    Value wide = rewriter.create(state)->getResult(0);
+    // a where the result is a's value (or both are NaN), else b.
+    Value isA = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, wide, wideA);
+    Value aIsNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, wideA, wideA);
+    Value resultIsNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, wide, wide);
+    Value takeA = bb.select(resultIsNaN, aIsNaN, isA);
+    rewriter.replaceOp(op, bb.select(takeA, a, b));
+    return success();
+  }
+};
+
+/// Other float arithmetic on fp8 values has no fp8 instruction: it is computed on the decoded
+/// f32 values and the result encoded again (rounded once to f32 and once to fp8, saturating
+/// like every conversion to fp8).
+struct ComputeFloat8InF32 : RewritePattern {
+  ComputeFloat8InF32(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0 || op->getNumOperands() == 0 ||
+        isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp, arith::SelectOp, arith::CmpFOp>(op))
+      return failure();
+    Type resultType = op->getResult(0).getType();
+    auto format = float8FormatOfElement(resultType);
+    if (!format || llvm::any_of(op->getOperandTypes(),
+                                [&](Type t) { return t != resultType; }))
+      return failure();
+    BitBuilder bb(rewriter, op->getLoc(), resultType);
+    SmallVector<Value> wide;
+    for (Value operand : op->getOperands())
+      wide.push_back(decodeToF32(bb, operand, *format));
+    Type f32Type = withElement(resultType, rewriter.getF32Type());
+    OperationState state(op->getLoc(), op->getName(), wide, TypeRange{f32Type}, op->getAttrs());
+    Value result = rewriter.create(state)->getResult(0);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, resultType, result);
+    return success();
+  }
+};
+
 struct ExpandFloat8ConversionsPass
     : impl::ExpandFloat8ConversionsBase<ExpandFloat8ConversionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandExtFFromFloat8, ExpandTruncFToFloat8, ExpandCmpFOnFloat8,
+    patterns.add<ExpandExtFFromFloat8, ExpandTruncFToFloat8, ExpandCmpFOnFloat8, ComputeFloat8InF32,
+                 SignOpsOnFloat8Bits, SelectingOpsOnFloat8,
                  ExpandIntToFloat8<arith::SIToFPOp>, ExpandIntToFloat8<arith::UIToFPOp>,
                  ExpandFloat8ToInt<arith::FPToSIOp>, ExpandFloat8ToInt<arith::FPToUIOp>>(
         &getContext());

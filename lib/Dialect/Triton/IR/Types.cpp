@@ -18,14 +18,32 @@ void TTDialect::registerTypes() {
       >();
 }
 
-// `!tt.ptr<f32>` for global memory, `!tt.ptr<f32, 4>` for another address space.
+// `!tt.ptr<f32>` for global memory; triton 3.9 names its other address spaces
+// (`!tt.ptr<f32, "constant">` for `tl.const` pointers, read-only global memory;
+// `"descriptor"`); any other one prints as its number (`!tt.ptr<f32, 3>`).
+static constexpr std::pair<llvm::StringLiteral, int> kNamedAddressSpaces[] = {
+    {"global", 1}, {"descriptor", 0}, {"constant", 4}};
+
 Type PointerType::parse(AsmParser &parser) {
   Type pointee;
   int addressSpace = 1;
   if (parser.parseLess() || parser.parseType(pointee))
     return Type();
-  if (succeeded(parser.parseOptionalComma()) && parser.parseInteger(addressSpace))
-    return Type();
+  if (succeeded(parser.parseOptionalComma())) {
+    std::string name;
+    if (succeeded(parser.parseOptionalString(&name))) {
+      const auto *named = llvm::find_if(kNamedAddressSpaces,
+                                        [&](const auto &entry) { return entry.first == name; });
+      if (named == std::end(kNamedAddressSpaces)) {
+        parser.emitError(parser.getCurrentLocation(), "unknown address space \"")
+            << name << "\" (expected \"global\", \"descriptor\" or \"constant\")";
+        return Type();
+      }
+      addressSpace = named->second;
+    } else if (parser.parseInteger(addressSpace)) {
+      return Type();
+    }
+  }
   if (parser.parseGreater())
     return Type();
   return PointerType::get(pointee, addressSpace);
@@ -33,8 +51,15 @@ Type PointerType::parse(AsmParser &parser) {
 
 void PointerType::print(AsmPrinter &printer) const {
   printer << "<" << getPointeeType();
-  if (getAddressSpace() != 1)
-    printer << ", " << getAddressSpace();
+  if (getAddressSpace() != 1) {
+    const auto *named = llvm::find_if(kNamedAddressSpaces, [&](const auto &entry) {
+      return entry.second == getAddressSpace();
+    });
+    if (named != std::end(kNamedAddressSpaces))
+      printer << ", \"" << named->first << "\"";
+    else
+      printer << ", " << getAddressSpace();
+  }
   printer << ">";
 }
 
