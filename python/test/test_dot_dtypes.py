@@ -214,12 +214,14 @@ def test_fp16_dot_fp16_accumulator():
     assert torch.equal(run_dot(ai, bi, torch.float16, acc=acc), (ai.double() @ bi.double() + acc.double()).half())
 
 
+@pytest.mark.parametrize("n", [16, 8], ids=["dot_product_instructions", "widened"])
 @pytest.mark.parametrize("k", [1024, 2048], ids=["k1024_exact_in_f32", "k2048_beyond_f32"])
-def test_int8_dot_long_k_is_exact(k):
+def test_int8_dot_long_k_is_exact(k, n):
     """At K = 1024 the extreme row sums 1024 * 2^14 = 2^24, the largest integer f32 still holds next to its
     neighbours (computed in f32 it must stay exact); at K = 2048 the sum no longer fits and must not go
-    through f32 at all."""
-    M, N = 16, 16
+    through f32 at all. N = 16 takes vpdpbusd where the host has AVX512-VNNI; N = 8 (narrower than a
+    register) the path every host without it takes."""
+    M, N = 16, n
     g = torch.Generator().manual_seed(12)
     a = torch.randint(-128, 128, (M, k), generator=g).to(torch.int8)
     b = torch.randint(-128, 128, (k, N), generator=g).to(torch.int8)
@@ -229,6 +231,19 @@ def test_int8_dot_long_k_is_exact(k):
     c = run_dot(a, b, torch.int32)
     assert c[0, 0].item() == k * 2**14
     assert torch.equal(c, a.long() @ b.long())
+
+
+@pytest.mark.parametrize("n", [32, 8], ids=["dot_product_instructions", "widened"])
+@pytest.mark.parametrize("in_dtype", [torch.bfloat16, torch.float16])
+def test_half_operands_accumulate_in_fp32(in_dtype, n):
+    """bf16 (vdpbf16ps where the host has AVX512-BF16, N = 32) and fp16 operands, and the widened f32 path
+    every host takes for N = 8: within the fp32 summation bound of the exact product."""
+    M, K = 16, 64
+    g = torch.Generator().manual_seed(15)
+    a = torch.randn(M, K, generator=g).to(in_dtype)
+    b = torch.randn(K, n, generator=g).to(in_dtype)
+    c = run_dot(a, b, torch.float32)
+    assert_within_summation_bound(c, a, b, torch.float32, f"{in_dtype} -> fp32")
 
 
 def half_rounding_error_bound(c, exact, magnitudes, k):
