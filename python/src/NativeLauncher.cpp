@@ -31,7 +31,8 @@ struct NativeLauncher {
   // One letter per kernel parameter, Triton's order: p pointer, b bool, i/l signed, u/U
   // unsigned, f f32, d f64, e fp16, B bf16, '-' constexpr.
   std::string *kinds;
-  PyObject *name; // the kernel's name, for errors
+  PyObject *name;   // the kernel's name, for errors
+  PyObject *params; // a tuple of the parameters' names (or empty), for errors
 };
 
 PyObject *dataPtrName;
@@ -170,6 +171,30 @@ bool callHook(PyObject *hook, PyObject *metadata) {
   return result != nullptr;
 }
 
+/// A wrong number of arguments: which parameters are missing (a library's kernel cache that
+/// calls compiled kernels directly must pass the constexpr ones too) or how many are extra.
+void countError(NativeLauncher *self, Py_ssize_t given) {
+  Py_ssize_t expected = Py_ssize_t(self->kinds->size());
+  if (given < expected && PyTuple_GET_SIZE(self->params) == expected) {
+    PyObject *missing = PyTuple_GetSlice(self->params, given, expected);
+    PyObject *separator = PyUnicode_FromString(", ");
+    PyObject *names = missing && separator ? PyUnicode_Join(separator, missing) : nullptr;
+    Py_XDECREF(missing);
+    Py_XDECREF(separator);
+    if (names) {
+      PyErr_Format(PyExc_TypeError,
+                   "tritium: kernel '%U' takes %zd parameters, %zd given: missing %U (a compiled "
+                   "kernel is called with every parameter in order, constexpr ones included)",
+                   self->name, expected, given, names);
+      Py_DECREF(names);
+      return;
+    }
+    PyErr_Clear();
+  }
+  PyErr_Format(PyExc_TypeError, "tritium: kernel '%U' takes %zd parameters, %zd given",
+               self->name, expected, given);
+}
+
 PyObject *launch(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   auto *self = reinterpret_cast<NativeLauncher *>(callable);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -179,8 +204,7 @@ PyObject *launch(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
     return nullptr;
   }
   if (nargs != kLeadingArguments + Py_ssize_t(kinds.size())) {
-    PyErr_Format(PyExc_TypeError, "tritium: kernel '%U' takes %zd parameters, %zd given",
-                 self->name, Py_ssize_t(kinds.size()), nargs - kLeadingArguments);
+    countError(self, nargs - kLeadingArguments);
     return nullptr;
   }
   int32_t gridX, gridY, gridZ;
@@ -220,9 +244,10 @@ PyObject *launch(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
 PyObject *create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   const char *kinds;
   PyObject *name;
-  static const char *keywords[] = {"kinds", "name", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sU", const_cast<char **>(keywords), &kinds,
-                                   &name))
+  PyObject *params = nullptr;
+  static const char *keywords[] = {"kinds", "name", "params", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sU|O!", const_cast<char **>(keywords), &kinds,
+                                   &name, &PyTuple_Type, &params))
     return nullptr;
   int numSlots = 0;
   for (const char *k = kinds; *k; ++k) {
@@ -244,14 +269,17 @@ PyObject *create(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->kinds = new std::string(kinds);
   Py_INCREF(name);
   self->name = name;
+  self->params = params ? params : PyTuple_New(0);
+  if (params)
+    Py_INCREF(params);
   return reinterpret_cast<PyObject *>(self);
 }
 
 /// Pickles as the call that makes it: Inductor pickles compiled kernels with their launchers.
 PyObject *reduce(PyObject *object, PyObject *) {
   auto *self = reinterpret_cast<NativeLauncher *>(object);
-  return Py_BuildValue("(O(s#O))", Py_TYPE(object), self->kinds->data(),
-                       Py_ssize_t(self->kinds->size()), self->name);
+  return Py_BuildValue("(O(s#OO))", Py_TYPE(object), self->kinds->data(),
+                       Py_ssize_t(self->kinds->size()), self->name, self->params);
 }
 
 PyMethodDef launcherMethods[] = {
@@ -263,6 +291,7 @@ void destroy(PyObject *object) {
   auto *self = reinterpret_cast<NativeLauncher *>(object);
   delete self->kinds;
   Py_XDECREF(self->name);
+  Py_XDECREF(self->params);
   Py_TYPE(object)->tp_free(object);
 }
 
@@ -271,7 +300,8 @@ PyTypeObject launcherType = [] {
   type.tp_name = "tritium._C.NativeLauncher";
   type.tp_basicsize = sizeof(NativeLauncher);
   type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
-  type.tp_doc = "NativeLauncher(kinds, name): Triton's launcher call for one kernel signature.";
+  type.tp_doc = "NativeLauncher(kinds, name, params=()): Triton's launcher call for one kernel "
+                "signature.";
   type.tp_new = create;
   type.tp_dealloc = destroy;
   type.tp_methods = launcherMethods;

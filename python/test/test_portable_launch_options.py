@@ -78,3 +78,14 @@ def test_fused_softmax_tutorial_occupancy_arithmetic():
     assert NUM_SM <= num_programs <= 64 * NUM_SM
     kernel[(num_programs, 1, 1)](y, x, x.stride(0), y.stride(0), 300, 200, 256)  # constexprs too, as compiled
     torch.testing.assert_close(y, torch.softmax(x, 1))
+
+
+def test_compiled_kernel_called_without_its_constexprs_names_them():
+    """A library's own kernel cache calls compiled kernels directly; leaving out the constexpr arguments
+    says which parameters are missing."""
+    x = torch.zeros(64)
+    kernel = add_one_kernel.warmup(x, 64, BLOCK=64, grid=(1, ))
+    with pytest.raises(TypeError, match=r"kernel 'add_one_kernel' takes 3 parameters, 2 given: missing BLOCK"):
+        kernel[(1, 1, 1)](x, 64)
+    kernel[(1, 1, 1)](x, 64, 64)
+    assert torch.equal(x, torch.ones(64))

@@ -50,7 +50,8 @@ def make_launcher(src, metadata):
     if all(isinstance(ty, str) and not ty.startswith("tensordesc") for ty in signature):
         kinds = "".join(_NATIVE_KINDS.get(ty) or _argument_kind(ty) for ty in signature)
         name = getattr(metadata, "name", None) or "kernel"
-        return _C.NativeLauncher(kinds, name)
+        params = tuple(str(param) for param in src.signature.keys())
+        return _C.NativeLauncher(kinds, name, params)
     return CPULauncher(src, metadata)
 
 
