@@ -150,6 +150,7 @@ Result convertTritonToLinalg(const std::string &ttir) {
       ttir,
       [](OpPassManager &pm) {
         pm.addPass(createCarryPointerTileOffsetsAsScalars());
+        pm.addPass(createAccumulateHalfFloatsInF32());
         pm.addPass(createStreamLoadsIntoStores());
         pm.addPass(createConvertTritonToLinalg());
         // Early returns become structured control flow: one return per function.

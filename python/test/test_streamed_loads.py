@@ -135,17 +135,12 @@ def reduce_rows_kernel(x_ptr, y_ptr, out_ptr, n_rows, n_cols, OP: tl.constexpr, 
         tl.store(out_ptr + tl.arange(0, BLOCK_C), r, tl.arange(0, BLOCK_C) < n_cols)
 
 
-BF16_ACCUMULATES_IN_BF16 = pytest.mark.xfail(
-    strict=True, reason="a bf16 tl.sum accumulates in bf16, element after element (300 terms lose ~6%); "
-    "a GPU sums in fp32: reductions of 16-bit floats must accumulate in fp32 and round once")
-
-
 @pytest.mark.parametrize("op,dtype,axis", [
     *[(op, dtype, axis) for axis in (0, 1) for op, dtype in (("sum", torch.float32), ("max", torch.float32),
                                                               ("min", torch.int32), ("dot", torch.float32),
                                                               ("max", torch.float16))],
     ("sum", torch.bfloat16, 0),
-    pytest.param("sum", torch.bfloat16, 1, marks=BF16_ACCUMULATES_IN_BF16),
+    ("sum", torch.bfloat16, 1),
 ])
 def test_reductions_read_their_input_where_it_is_loaded(op, dtype, axis):
     n_rows, n_cols = 5, 300

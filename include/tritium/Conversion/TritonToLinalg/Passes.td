@@ -67,6 +67,18 @@ def CarryPointerTileOffsetsAsScalars
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def AccumulateHalfFloatsInF32 : Pass<"accumulate-half-floats-in-f32", "mlir::ModuleOp"> {
+  let summary = "Sum and multiply f16/bf16 tiles in f32 (tt.reduce, tt.scan), rounding once";
+  let description = [{
+    A `tt.reduce` or `tt.scan` of one f16 or bf16 operand whose combiner is a single `addf` or
+    `mulf` gets its input converted to f32 (`arith.extf`), its combiner retyped to f32 and its
+    result rounded back (`arith.truncf`): `tl.sum` of 1024 bf16 ones is 1024, where adding in
+    bf16 element after element stops at 256. Other combiners (max, min, argmax, user
+    functions) are left as they are: they do not round or are the user's to type.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
   let summary = "Mark tile loads that convert-triton-to-linalg may read inside their stores' loops";
   let description = [{
