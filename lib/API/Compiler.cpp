@@ -150,6 +150,7 @@ Result convertTritonToLinalg(const std::string &ttir) {
       ttir,
       [](OpPassManager &pm) {
         pm.addPass(createCarryPointerTileOffsetsAsScalars());
+        pm.addPass(createIgnoreNaNInIndexReductions());
         pm.addPass(createAccumulateHalfFloatsInF32());
         pm.addPass(createStreamLoadsIntoStores());
         pm.addPass(createConvertTritonToLinalg());

@@ -67,6 +67,18 @@ def CarryPointerTileOffsetsAsScalars
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def IgnoreNaNInIndexReductions : Pass<"ignore-nan-in-index-reductions", "mlir::ModuleOp"> {
+  let summary = "argmin/argmax (Triton's value-index combiner) pick the best non-NaN value";
+  let description = [{
+    In a two-operand (float value, integer index) `tt.reduce` whose combiner is built as
+    Triton's `_argmax_combine`/`_argmin_combine` are (comparisons, boolean logic, selects; no
+    NaN test of its own), the strict comparison `left > right` (`<`) becomes
+    `(left >u right) and ordered(left, left)`: a NaN never wins and a number always beats a
+    NaN, whatever the order of the tree, as Triton's interpreter (numpy's nanargmax) answers.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def AccumulateHalfFloatsInF32 : Pass<"accumulate-half-floats-in-f32", "mlir::ModuleOp"> {
   let summary = "Sum and multiply f16/bf16 tiles in f32 (tt.reduce, tt.scan), rounding once";
   let description = [{
