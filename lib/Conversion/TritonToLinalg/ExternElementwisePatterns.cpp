@@ -307,7 +307,11 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
       return success();
     }
     if (symbol == "powi") {
-      rewriter.replaceOpWithNewOp<math::FPowIOp>(op, adaptor.getSrcs()[0], adaptor.getSrcs()[1]);
+      // x^n as powf(x, float(n)): the C library's pow is exact for integer exponents to within
+      // its own ulp, and LLVM's powi would call a compiler-rt helper the JIT cannot resolve.
+      Value base = adaptor.getSrcs()[0];
+      Value exponent = arith::SIToFPOp::create(rewriter, loc, base.getType(), adaptor.getSrcs()[1]);
+      rewriter.replaceOpWithNewOp<math::PowFOp>(op, base, exponent);
       return success();
     }
     auto it = mathOps().find(symbol);

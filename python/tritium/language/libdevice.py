@@ -12,7 +12,9 @@ How each function is computed:
   calling them fails at compile time with a message naming the function.
 
 Accuracy is that of the host's C math library (glibc: within a few ULP) or of the stated
-approximation; tests compare against torch over special and random values.
+approximation; fp16 and bf16 arguments of the C library functions are computed in fp32 and the
+result rounded once; `pow` with an int32 exponent (and `powi`) is `pow(x, float(n))`. Tests
+compare against torch over special and random values.
 """
 
 import math
@@ -38,6 +40,22 @@ def _libm_table(name, arity, float_suffix="f", extra=None):
     }
 
 
+_HALF = (core.float16, core.bfloat16)
+
+
+def _call_in_fp32(table, args, _semantic):
+    """The C library has no 16-bit functions: fp16/bf16 arguments are computed in fp32 and the
+    result rounded back once (what CPU libdevices of other vendors provide as their overloads)."""
+    half = next((a.dtype for a in args if isinstance(a, core.tensor) and a.dtype in _HALF), None)
+    if half is not None:
+        args = [_semantic.cast(a, core.float32) if isinstance(a, core.tensor) and a.dtype in _HALF else a
+                for a in args]
+    result = core.extern_elementwise("", "", args, table, is_pure=True, _semantic=_semantic)
+    if half is not None and result.dtype == core.float32:
+        result = _semantic.cast(result, half)
+    return result
+
+
 def _libm(name, arity=1, table=None):
     table = table or _libm_table(name, arity)
 
@@ -45,17 +63,17 @@ def _libm(name, arity=1, table=None):
 
         @core.extern
         def fn(arg0, _semantic=None):
-            return core.extern_elementwise("", "", [arg0], table, is_pure=True, _semantic=_semantic)
+            return _call_in_fp32(table, [arg0], _semantic)
     elif arity == 2:
 
         @core.extern
         def fn(arg0, arg1, _semantic=None):
-            return core.extern_elementwise("", "", [arg0, arg1], table, is_pure=True, _semantic=_semantic)
+            return _call_in_fp32(table, [arg0, arg1], _semantic)
     else:
 
         @core.extern
         def fn(arg0, arg1, arg2, _semantic=None):
-            return core.extern_elementwise("", "", [arg0, arg1, arg2], table, is_pure=True, _semantic=_semantic)
+            return _call_in_fp32(table, [arg0, arg1, arg2], _semantic)
 
     fn.__name__ = name
     fn.__qualname__ = name
@@ -78,8 +96,12 @@ for _name in ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil",
               "nearbyint", "rint", "round", "sin", "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "j0", "j1",
               "y0", "y1"):
     globals()[_name] = _libm(_name)
-for _name in ("atan2", "copysign", "fdim", "fmod", "hypot", "nextafter", "pow", "remainder"):
+for _name in ("atan2", "copysign", "fdim", "fmod", "hypot", "nextafter", "remainder"):
     globals()[_name] = _libm(_name, 2)
+# An integer exponent (CUDA's powi, and pow(x, 2) with a literal) is an exact repeated product.
+_POWI = {(_FP32, _I32): ("powi", _FP32), (_FP64, _I32): ("powi", _FP64)}
+pow = _libm("pow", 2, _libm_table("pow", 2, extra=_POWI))
+powi = _libm("powi", 2, dict(_POWI))
 fma = _libm("fma", 3)
 rsqrt = _libm("rsqrt")
 ldexp = _libm("ldexp", 2, {(_FP32, _I32): ("ldexpf", _FP32), (_FP64, _I32): ("ldexp", _FP64)})
