@@ -103,7 +103,7 @@ void loadTileInto(ConversionPatternRewriter &rewriter, Location loc,
     return;
   }
   // Versioned: consecutive offsets (vector loads) unless a block wraps around.
-  Value noWrap = noRangeWraps(rewriter, loc, rewriter, wrapped);
+  Value noWrap = noRangeWraps(rewriter, loc, wrapped);
   scf::IfOp::create(
       rewriter, loc, noWrap,
       [&](OpBuilder &b, Location loc) {

@@ -58,12 +58,11 @@ SmallVector<WrappedRange> findWrappedRanges(ValueRange tiles) {
   return found;
 }
 
-Value noRangeWraps(OpBuilder &b, Location loc, ConversionPatternRewriter &rewriter,
-                   ArrayRef<WrappedRange> ranges) {
+Value noRangeWraps(ConversionPatternRewriter &b, Location loc, ArrayRef<WrappedRange> ranges) {
   Value all;
   for (const WrappedRange &range : ranges) {
-    Value start = rewriter.getRemappedValue(range.start);
-    Value bound = rewriter.getRemappedValue(range.bound);
+    Value start = b.getRemappedValue(range.start);
+    Value bound = b.getRemappedValue(range.bound);
     Value size = arith::ConstantIntOp::create(b, loc, range.size, 32);
     // bound >= size first, so that bound - size cannot overflow.
     auto ge = range.isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;

@@ -30,8 +30,7 @@ llvm::SmallVector<WrappedRange> findWrappedRanges(mlir::ValueRange tiles);
 
 /// Whether no range wraps: 0 <= start and start + size <= bound for each (unsigned compares
 /// for remui), as an i1 over the converted scalars.
-mlir::Value noRangeWraps(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::ConversionPatternRewriter &rewriter,
+mlir::Value noRangeWraps(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                          llvm::ArrayRef<WrappedRange> ranges);
 
 } // namespace tritium

@@ -3,6 +3,7 @@
 Imported by Triton while `import triton` is still running: torch is imported lazily.
 """
 
+import functools
 import os
 import platform
 import re
@@ -89,6 +90,7 @@ class CPULauncher:
             launch_exit_hook(launch_metadata)
 
 
+@functools.lru_cache(maxsize=None)
 def vector_registers():
     """The vector registers one thread may use: 32 zmm with AVX-512, 16 ymm/xmm otherwise."""
     return 32 if re.search(r"[,-]\+avx512f(,|$)", _C.host_target_key()) else 16
