@@ -105,6 +105,13 @@ Result withModule(const std::string &ir, function_ref<LogicalResult(OpPassManage
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, ParserConfig(&context));
   if (!module)
     return errorResult(diagnostics, "error: the input is not a valid MLIR module");
+  // Several modules in one text are parsed into one module wrapping them; every stage works
+  // on one kernel module.
+  if (auto nested = llvm::range_size(module->getBody()->getOps<ModuleOp>()); nested > 0)
+    return errorResult(diagnostics, "error: one module per input: found " +
+                                        std::to_string(nested) +
+                                        " modules inside the input's module; compile each "
+                                        "kernel module on its own");
   if (failed(verify(*module)))
     return errorResult(diagnostics, "error: the module does not verify");
   PassManager pm(&context);
@@ -145,10 +152,13 @@ Result runPassPipeline(const std::string &ir, const std::string &pipeline) {
       [](ModuleOp module, DiagnosticCollector &) { return printed(module, true); });
 }
 
-Result convertTritonToLinalg(const std::string &ttir) {
+Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
   return withModule(
       ttir,
-      [](OpPassManager &pm) {
+      [&](OpPassManager &pm) {
+        // First, on the kernel as written: every access the user wrote gets its check.
+        if (checkBounds)
+          pm.addPass(createCheckMemoryBounds());
         pm.addPass(createCarryPointerTileOffsetsAsScalars());
         pm.addPass(createIgnoreNaNInIndexReductions());
         pm.addPass(createAccumulateHalfFloatsInF32());

@@ -35,6 +35,10 @@ uint64_t pointerValue(py::handle arg) {
     return 0;
   if (py::isinstance<py::int_>(arg))
     return arg.cast<uint64_t>();
+  if (py::hasattr(arg, "is_cpu") && !arg.attr("is_cpu").cast<bool>())
+    throw py::value_error("tritium: a tensor argument is on device '" +
+                          py::str(arg.attr("device")).cast<std::string>() +
+                          "'; tritium runs kernels on the CPU: pass CPU tensors");
   return arg.attr("data_ptr")().cast<uint64_t>();
 }
 
@@ -93,8 +97,10 @@ PYBIND11_MODULE(_C, m) {
       py::arg("ir"), py::arg("pipeline"));
   m.def(
       "ttir_to_linalg",
-      [](const std::string &ttir) { return unwrap(tritium::api::convertTritonToLinalg(ttir)); },
-      py::arg("ttir"));
+      [](const std::string &ttir, bool checkBounds) {
+        return unwrap(tritium::api::convertTritonToLinalg(ttir, checkBounds));
+      },
+      py::arg("ttir"), py::arg("check_bounds") = false);
   m.def(
       "linalg_to_llir",
       [](const std::string &linalg) {

@@ -24,8 +24,9 @@ struct Result {
 Result parseAndPrint(const std::string &ir, bool withLocations);
 /// Runs a textual pass pipeline, e.g. `builtin.module(canonicalize,cse)`.
 Result runPassPipeline(const std::string &ir, const std::string &pipeline);
-/// TTIR to the device-neutral linalg form.
-Result convertTritonToLinalg(const std::string &ttir);
+/// TTIR to the device-neutral linalg form. With `checkBounds`, every memory access is checked
+/// against the range of the argument it reads or writes (see the check-memory-bounds pass).
+Result convertTritonToLinalg(const std::string &ttir, bool checkBounds = false);
 /// The linalg form to optimized LLVM IR for the host CPU.
 Result lowerLinalgToLLVMIR(const std::string &linalg);
 /// LLVM IR to a relocatable object for the host CPU (bytes in `output`).

@@ -71,6 +71,10 @@ class CPUOptions:
     enable_reflect_ftz: bool = True
     clc: bool = False
     min_shared_mem: Optional[int] = None
+    # The bounds-checking mode: every load, store and atomic is checked against the tensor its
+    # pointer came from, and an out-of-bounds access raises IndexError after the launch. On
+    # with TRITIUM_CHECK_BOUNDS=1 or debug=True, unless the kernel passes check_bounds itself.
+    check_bounds: bool = False
 
     def __post_init__(self):
         # JSON round-trips turn tuples into lists; keep the dataclass hashable.
@@ -103,6 +107,22 @@ def _build_fingerprint() -> str:
     native = _C.__file__
     stat = os.stat(native)
     return f"tritium-{__version__}-{stat.st_size}-{stat.st_mtime_ns}-{_C.host_target_key()}"
+
+
+_SITES = re.compile(r"tritium\.memory_access_sites = \[(.*?)\]", re.S)
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _memory_access_sites(linalg: str):
+    """`file:line:col: op` of each access the bounds-checking mode checks, by site index."""
+    match = _SITES.search(linalg)
+    if not match:
+        return []
+    return [re.sub(r"\\(.)", r"\1", site) for site in _QUOTED.findall(match.group(1))]
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _kernel_name(ttir_text: str) -> str:
@@ -161,6 +181,9 @@ class CPUBackend(BaseBackend):
 
     def __init__(self, target: GPUTarget) -> None:
         super().__init__(target)
+        # Before Triton looks up this kernel in its cache: damaged entries become misses.
+        from tritium.validated_cache import install
+        install()
 
     def hash(self) -> str:
         return _build_fingerprint()
@@ -168,6 +191,8 @@ class CPUBackend(BaseBackend):
     def parse_options(self, options: dict) -> CPUOptions:
         known = {field.name for field in fields(CPUOptions)}
         args = {name: value for name, value in options.items() if name in known and value is not None}
+        if "check_bounds" not in args:
+            args["check_bounds"] = bool(args.get("debug")) or _env_flag("TRITIUM_CHECK_BOUNDS")
         return CPUOptions(**args)
 
     def pack_metadata(self, metadata):
@@ -220,9 +245,12 @@ class CPUBackend(BaseBackend):
         metadata["name"] = name
         metadata["shared"] = 0
         try:
-            return _C.ttir_to_linalg(text)
+            linalg = _C.ttir_to_linalg(text, check_bounds=options.check_bounds)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(name, "linalg", failure)
+        if options.check_bounds:
+            metadata["memory_access_sites"] = _memory_access_sites(linalg)
+        return linalg
 
     @staticmethod
     def make_llir(src, metadata, options):
@@ -236,9 +264,12 @@ class CPUBackend(BaseBackend):
     @staticmethod
     def make_obj(src, metadata, options):
         try:
-            return _C.llir_to_object(src)
+            obj = _C.llir_to_object(src)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(metadata["name"], "obj", failure)
+        # Checked when the cached object is used again (tritium.validated_cache).
+        metadata["obj_sha256"] = hashlib.sha256(obj).hexdigest()
+        return obj
 
     def add_stages(self, stages, options, language):
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)

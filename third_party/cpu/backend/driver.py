@@ -46,7 +46,11 @@ _NATIVE_KINDS = {"fp16": "e", "bf16": "B", "constexpr": "-"}
 
 def make_launcher(src, metadata):
     """Triton's launcher for one compiled kernel: the native one (tritium._C.NativeLauncher)
-    for signatures of plain parameters, the Python one for tuples and tensor descriptors."""
+    for signatures of plain parameters, the Python one for tuples and tensor descriptors, and
+    the bounds-checking one for kernels compiled with check_bounds."""
+    if getattr(metadata, "check_bounds", False):
+        from tritium.bounds_checking import BoundsCheckingLauncher
+        return BoundsCheckingLauncher(src, metadata)
     signature = list(src.signature.values())
     if all(isinstance(ty, str) and not ty.startswith("tensordesc") for ty in signature):
         kinds = "".join(_NATIVE_KINDS.get(ty) or _argument_kind(ty) for ty in signature)
@@ -56,6 +60,16 @@ def make_launcher(src, metadata):
     return CPULauncher(src, metadata)
 
 
+_MAX_GRID = 2**31 - 1
+
+
+def check_grid(*grid):
+    for axis, size in zip("xyz", grid):
+        if size > _MAX_GRID:
+            raise ValueError(f"tritium: grid size {size} along {axis} is beyond 2^31-1 programs; use "
+                             f"fewer, larger blocks or another grid axis")
+
+
 class CPULauncher:
     """The launcher for signatures with tuples or tensor descriptors, which it flattens per call.
     Called as launcher(gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
@@ -63,23 +77,33 @@ class CPULauncher:
 
     def __init__(self, src, metadata):
         self.signature = list(src.signature.values())
+        self.param_names = [str(name) for name in src.signature.keys()]
 
-    def _flatten(self, signature, args, kinds, values):
-        for ty, arg in zip(signature, args):
+    def _flatten(self, signature, args, kinds, values, names=None, prefixes=None):
+        """Appends each kernel argument's kind and packed value (and, given `names`, the
+        parameter it comes from and the original object) in the kernel entry's order."""
+        prefixes = prefixes if prefixes is not None else [None] * len(signature)
+        for ty, arg, prefix in zip(signature, args, prefixes):
             if isinstance(ty, str) and ty.startswith("tensordesc"):
                 parts = decompose_descriptor(arg)
-                self._flatten(expand_signature([ty], None, None), parts, kinds, values)
+                part_types = expand_signature([ty], None, None)
+                self._flatten(part_types, parts, kinds, values, names,
+                              [f"{prefix} (descriptor part {i})" for i in range(len(part_types))])
             elif isinstance(ty, tuple):
-                self._flatten(ty, arg, kinds, values)
+                self._flatten(ty, arg, kinds, values, names,
+                              [f"{prefix}[{i}]" for i in range(len(ty))])
             elif ty == "constexpr":
                 continue
             else:
                 kind = _argument_kind(ty)
                 kinds.append(kind)
                 values.append(_float16_bits(arg, ty) if kind == "h" else arg)
+                if names is not None:
+                    names.append((prefix, arg))
 
     def __call__(self, gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
                  launch_enter_hook, launch_exit_hook, *args):
+        check_grid(gridX, gridY, gridZ)
         kind_list, values = [], []
         self._flatten(self.signature, args, kind_list, values)
         kinds = "".join(kind_list)

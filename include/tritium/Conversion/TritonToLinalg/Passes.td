@@ -44,6 +44,24 @@ def ConvertTritonToLinalg : Pass<"convert-triton-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def CheckMemoryBounds : Pass<"check-memory-bounds", "mlir::ModuleOp"> {
+  let summary = "Check every load, store and atomic against the tensor its pointer came from";
+  let description = [{
+    The bounds-checking mode. Each public `tt.func` gets a trailing `!tt.ptr<i64>` argument:
+    a table whose slots 8 + 2k and 9 + 2k hold the valid byte range of argument k and whose
+    first eight slots receive the first offending access (flag, argument, address, site,
+    program id x/y/z). Every `tt.load`, `tt.store`, `tt.atomic_rmw`, `tt.atomic_cas`,
+    `tt.atomic_load` and `tt.atomic_store` whose pointer derives from a pointer argument
+    (through addptr, splat, broadcast, expand_dims, reshape, trans, bitcast, selects of one
+    argument and loop-carried values) compares each lane's address with that range; lanes
+    outside are masked off (an atomic_cas points them at a scratch slot) and the first is
+    recorded. The module gets `tritium.memory_access_sites`, one `file:line:col: op` string
+    per checked access, indexed by the recorded site. Pointers from anywhere else and block
+    pointers are left unchecked.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def CarryPointerTileOffsetsAsScalars
     : Pass<"carry-pointer-tile-offsets-as-scalars", "mlir::ModuleOp"> {
   let summary = "Carry uniformly advancing pointer tiles through scf.for as one scalar offset";
