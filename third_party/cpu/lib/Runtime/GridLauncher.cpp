@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tritium/Target/CPU/Runtime.h"
+#include "RunningProgram.h"
 
 #include <algorithm>
 #include <atomic>
@@ -60,8 +60,11 @@ constexpr auto kSpinBeforeSleep = std::chrono::microseconds(200);
 // The caller shares a grid with the pool when the programs left would take it longer than this.
 constexpr auto kWorthSharing = std::chrono::microseconds(4);
 
+thread_local RunningProgram running;
+
 /// Runs the programs with linear ids [begin, end), x fastest. Ids are divided once, then
-/// stepped (a division per program costs more than a tiny program).
+/// stepped (a division per program costs more than a tiny program). The thread's
+/// RunningProgram names the program in flight for the fault reporter.
 void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
                  int32_t gridZ, int64_t begin, int64_t end) {
   if (begin >= end)
@@ -69,7 +72,13 @@ void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t
   int32_t x = int32_t(begin % gridX);
   int32_t y = int32_t((begin / gridX) % gridY);
   int32_t z = int32_t(begin / (int64_t(gridX) * gridY));
+  RunningProgram &current = running;
+  current.gridX = gridX;
+  current.gridY = gridY;
+  current.gridZ = gridZ;
+  current.entry = entry;
   for (int64_t i = begin; i < end; ++i) {
+    current.program = i;
     entry(args, x, y, z, gridX, gridY, gridZ);
     if (++x == gridX) {
       x = 0;
@@ -79,6 +88,7 @@ void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t
       }
     }
   }
+  current.entry = nullptr;
 }
 
 int defaultThreads() {
@@ -196,6 +206,7 @@ private:
   }
 
   void work() {
+    prepareThreadForFaults();
     uint64_t finished = 0; // the sequence number of the last launch this worker saw through
     for (;;) {
       uint64_t seen = waitForLaunch(finished);
@@ -263,13 +274,19 @@ ThreadPool &getPool() {
 
 } // namespace
 
+RunningProgram &runningProgram() { return running; }
+
 void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
                 int32_t gridZ) {
   if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
     return;
+  static const bool faultsReported = (installFaultReporter(), true);
+  (void)faultsReported;
+  thread_local bool threadPrepared = (prepareThreadForFaults(), true);
+  (void)threadPrepared;
   int64_t total = int64_t(gridX) * gridY * gridZ;
   if (total == 1) {
-    entry(args, 0, 0, 0, gridX, gridY, gridZ);
+    runPrograms(entry, args, gridX, gridY, gridZ, 0, 1);
     return;
   }
   // One launch at a time owns the pool; concurrent launches from other threads wait.

@@ -6,10 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tritium/Target/CPU/Runtime.h"
+#include "RunningProgram.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -48,6 +49,53 @@ JITState &state() {
   return *instance;
 }
 
+/// Why `object` cannot be linked safely, or "" when every part of it the JIT linker reads is
+/// well-formed. A damaged object (a torn write, a disk error, a manual edit) must become an
+/// error here: parts of the linker assume well-formed input and abort the process otherwise.
+std::string damageIn(llvm::MemoryBufferRef object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(object);
+  if (!file)
+    return llvm::toString(file.takeError());
+  const llvm::object::ObjectFile &obj = **file;
+  for (const llvm::object::SectionRef &section : obj.sections()) {
+    if (auto name = section.getName(); !name)
+      return llvm::toString(name.takeError());
+    if (!section.isBSS())
+      if (auto contents = section.getContents(); !contents)
+        return llvm::toString(contents.takeError());
+    auto target = section.getRelocatedSection();
+    if (!target)
+      return llvm::toString(target.takeError());
+    uint64_t targetSize = *target != obj.section_end() ? (*target)->getSize() : 0;
+    for (const llvm::object::RelocationRef &relocation : section.relocations()) {
+      if (*target != obj.section_end() && relocation.getOffset() >= targetSize)
+        return "a relocation lies outside its section";
+      auto symbol = relocation.getSymbol();
+      if (symbol != obj.symbol_end())
+        if (auto name = symbol->getName(); !name)
+          return llvm::toString(name.takeError());
+    }
+  }
+  for (const llvm::object::SymbolRef &symbol : obj.symbols()) {
+    if (auto name = symbol.getName(); !name)
+      return llvm::toString(name.takeError());
+    if (auto flags = symbol.getFlags(); !flags)
+      return llvm::toString(flags.takeError());
+    if (auto type = symbol.getType(); !type)
+      return llvm::toString(type.takeError());
+    auto section = symbol.getSection();
+    if (!section)
+      return llvm::toString(section.takeError());
+    auto address = symbol.getAddress();
+    if (!address)
+      return llvm::toString(address.takeError());
+    if (*section != obj.section_end() && !(*section)->isBSS() &&
+        *address - (*section)->getAddress() > (*section)->getSize())
+      return "a symbol lies outside its section";
+  }
+  return "";
+}
+
 } // namespace
 
 KernelEntry loadKernel(const std::string &object, const std::string &entryName,
@@ -56,6 +104,10 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.jit) {
     error = "the in-process JIT could not start: " + s.error;
+    return nullptr;
+  }
+  if (std::string damage = damageIn(llvm::MemoryBufferRef(object, entryName)); !damage.empty()) {
+    error = "the kernel object is damaged (" + damage + ")";
     return nullptr;
   }
   uint64_t id = s.nextHandle++;
@@ -95,7 +147,11 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
   }
   s.loaded[id] = &*dylib;
   handle = id;
-  return symbol->toPtr<KernelEntry>();
+  auto entry = symbol->toPtr<KernelEntry>();
+  llvm::StringRef kernelName(entryName);
+  kernelName.consume_back("__entry");
+  registerKernelName(entry, kernelName.str());
+  return entry;
 }
 
 void unloadKernel(uint64_t handle) {
