@@ -37,6 +37,7 @@ struct NativeLauncher {
 
 PyObject *dataPtrName;
 PyObject *callsName;
+PyObject *isCpuName;
 
 uint16_t halfBits(double value) {
   _Float16 half = static_cast<_Float16>(value);
@@ -53,20 +54,60 @@ uint16_t bfloat16Bits(double value) {
   return uint16_t((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
 }
 
+/// "parameter 3 ('x')", or "parameter 3" when the names are unknown.
+PyObject *describeParameter(NativeLauncher *self, Py_ssize_t parameter) {
+  if (parameter < PyTuple_GET_SIZE(self->params))
+    return PyUnicode_FromFormat("parameter %zd ('%S')", parameter,
+                                PyTuple_GET_ITEM(self->params, parameter));
+  return PyUnicode_FromFormat("parameter %zd", parameter);
+}
+
 /// An argument error naming the kernel and the parameter; returns false for the caller.
-bool argumentError(NativeLauncher *self, Py_ssize_t parameter, const char *what) {
+bool argumentError(NativeLauncher *self, Py_ssize_t parameter, const char *what,
+                   PyObject *errorType = PyExc_TypeError) {
   PyObject *type = nullptr, *cause = nullptr, *traceback = nullptr;
   PyErr_Fetch(&type, &cause, &traceback);
   PyErr_NormalizeException(&type, &cause, &traceback);
+  PyObject *which = describeParameter(self, parameter);
+  if (!which) {
+    PyErr_Clear();
+    which = PyUnicode_FromString("parameter ?");
+  }
   if (cause)
-    PyErr_Format(PyExc_TypeError, "tritium: kernel '%U', parameter %zd: %s (%S)", self->name,
-                 parameter, what, cause);
+    PyErr_Format(errorType, "tritium: kernel '%U', %U: %s (%S)", self->name, which, what, cause);
   else
-    PyErr_Format(PyExc_TypeError, "tritium: kernel '%U', parameter %zd: %s", self->name,
-                 parameter, what);
+    PyErr_Format(errorType, "tritium: kernel '%U', %U: %s", self->name, which, what);
+  Py_XDECREF(which);
   Py_XDECREF(type);
   Py_XDECREF(cause);
   Py_XDECREF(traceback);
+  return false;
+}
+
+/// A tensor whose memory is not the host's (torch's `is_cpu` is false: a GPU or meta tensor)
+/// cannot be read by a CPU kernel: the error names the parameter and the tensor's device.
+bool checkOnCpu(NativeLauncher *self, Py_ssize_t parameter, PyObject *arg) {
+  PyObject *onCpu = PyObject_GetAttr(arg, isCpuName);
+  if (!onCpu) {
+    PyErr_Clear(); // not a torch tensor: nothing to check
+    return true;
+  }
+  bool cpu = onCpu != Py_False;
+  Py_DECREF(onCpu);
+  if (cpu)
+    return true;
+  PyObject *device = PyObject_GetAttrString(arg, "device");
+  if (!device)
+    PyErr_Clear();
+  PyObject *text = PyUnicode_FromFormat(
+      "the tensor is on device '%S'; tritium runs kernels on the CPU: pass CPU tensors "
+      "(tensor.cpu(), or create them with device='cpu')",
+      device ? device : Py_None);
+  Py_XDECREF(device);
+  if (!text)
+    return false;
+  argumentError(self, parameter, PyUnicode_AsUTF8(text), PyExc_ValueError);
+  Py_DECREF(text);
   return false;
 }
 
@@ -80,10 +121,19 @@ bool packPointer(NativeLauncher *self, Py_ssize_t parameter, PyObject *arg, uint
     return !PyErr_Occurred() || argumentError(self, parameter, "not a valid address");
   }
   PyObject *address = PyObject_CallMethodNoArgs(arg, dataPtrName);
-  if (!address)
+  if (!address) {
+    if (std::strcmp(Py_TYPE(arg)->tp_name, "numpy.ndarray") == 0)
+      return argumentError(self, parameter,
+                           "a numpy array cannot be passed as it is: wrap it with "
+                           "tritium.as_tensor_arg(array) (no copy), or pass a torch tensor");
     return argumentError(self, parameter,
                          "expected a tensor (an object with data_ptr()), None or an address; "
                          "wrap numpy arrays with tritium.as_tensor_arg");
+  }
+  if (!checkOnCpu(self, parameter, arg)) {
+    Py_DECREF(address);
+    return false;
+  }
   slot = PyLong_AsUnsignedLongLong(address);
   Py_DECREF(address);
   return !PyErr_Occurred() || argumentError(self, parameter, "data_ptr() is not an address");
@@ -315,7 +365,8 @@ PyTypeObject launcherType = [] {
 bool addNativeLauncherType(PyObject *module) {
   dataPtrName = PyUnicode_InternFromString("data_ptr");
   callsName = PyUnicode_InternFromString("calls");
-  if (!dataPtrName || !callsName || PyType_Ready(&launcherType) < 0)
+  isCpuName = PyUnicode_InternFromString("is_cpu");
+  if (!dataPtrName || !callsName || !isCpuName || PyType_Ready(&launcherType) < 0)
     return false;
   Py_INCREF(&launcherType);
   return PyModule_AddObject(module, "NativeLauncher",

@@ -56,6 +56,9 @@ class NumpyTensorArg:
         self.array = array
         self.dtype = _DType(_TRITON_DTYPE_NAMES[array.dtype])
 
+    # Host memory: the launcher's device check asks torch tensors the same question.
+    is_cpu = True
+
     def data_ptr(self):
         return self.array.ctypes.data
 

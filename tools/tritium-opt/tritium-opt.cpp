@@ -3,15 +3,83 @@
 // Parses, verifies and transforms IR with every tritium dialect and pass, plus the upstream
 // dialects and passes tritium's pipelines use.
 //
+// Passes run on one kernel module at a time. A file holding several modules (test cases
+// without `// -----` separators, or without --split-input-file) would be parsed into one
+// module wrapping them, and later passes would fail on it with errors that do not say why:
+// such input is rejected up front instead.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tritium/Registration.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace {
+
+/// How many top-level modules `input` holds, or 0 when it does not parse (the real run
+/// reports why).
+unsigned countTopLevelModules(const llvm::MemoryBuffer &input, mlir::DialectRegistry &registry,
+                              bool allowUnregistered) {
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(allowUnregistered);
+  mlir::ScopedDiagnosticHandler silence(&context, [](mlir::Diagnostic &) { return mlir::success(); });
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(input.getBuffer(), input.getBufferIdentifier(), false),
+      llvm::SMLoc());
+  mlir::Block block;
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  if (failed(mlir::parseSourceFile(sources, &block, config)))
+    return 0;
+  unsigned modules = 0;
+  for (mlir::Operation &op : block)
+    modules += llvm::isa<mlir::ModuleOp>(op);
+  return block.getOperations().size() > 1 ? modules : 0;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   tritium::registerDialects(registry);
   tritium::registerPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "tritium optimizer\n", registry));
+  auto [inputFilename, outputFilename] =
+      mlir::registerAndParseCLIOptions(argc, argv, "tritium optimizer\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (config.inputSplitMarker().empty()) {
+    if (unsigned modules =
+            countTopLevelModules(*input, registry, config.shouldAllowUnregisteredDialects());
+        modules > 1) {
+      llvm::errs() << input->getBufferIdentifier()
+                   << ": error: one module per input: found " << modules
+                   << " top-level modules; separate them with `// -----` lines and pass "
+                      "--split-input-file, or give each its own file\n";
+      return 1;
+    }
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }
