@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - the CPU target's linalg-to-LLVM pipeline -----------===//
 
 #include "tritium/Target/CPU/Passes.h"
+#include "tritium/Target/CPU/Codegen.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -26,7 +27,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest
   // of the 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
   MatmulsToDotProductInstructionsOptions dotProducts;
-  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  llvm::StringMap<bool> host = hostCPUFeatures();
   dotProducts.avx512BF16 = host.lookup("avx512bf16");
   dotProducts.avx512VNNI = host.lookup("avx512vnni");
   pm.addNestedPass<func::FuncOp>(createMatmulsToDotProductInstructions(dotProducts));

@@ -7,6 +7,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
+
 namespace tritium::cpu {
 
 /// LLVM keeps bf16 values in f32 registers and, given these features, converts them back with
@@ -14,6 +16,26 @@ namespace tritium::cpu {
 /// a promoted fma would lose them. Without them LLVM rounds on the integer bits, exactly.
 static bool flushesBFloat16Subnormals(llvm::StringRef feature) {
   return feature == "avx512bf16" || feature == "avxneconvert";
+}
+
+llvm::StringMap<bool> hostCPUFeatures() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  // TRITIUM_CPU_FEATURES=-avx512,-amx: code for a host without every feature whose name
+  // starts with one of the prefixes (an AVX2-only host, here: -avx512). For testing the
+  // paths other hosts take; a feature the host lacks cannot be added.
+  if (const char *env = std::getenv("TRITIUM_CPU_FEATURES")) {
+    llvm::SmallVector<llvm::StringRef> terms;
+    llvm::StringRef(env).split(terms, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef term : terms) {
+      term = term.trim();
+      if (!term.consume_front("-"))
+        continue;
+      for (auto &feature : features)
+        if (feature.first().starts_with(term))
+          feature.second = false;
+    }
+  }
+  return features;
 }
 
 const HostTarget &hostTarget() {
@@ -25,7 +47,7 @@ const HostTarget &hostTarget() {
     target.triple = llvm::sys::getProcessTriple();
     target.cpu = llvm::sys::getHostCPUName().str();
     std::string features;
-    for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+    for (const auto &feature : hostCPUFeatures()) {
       bool enabled = feature.second && !flushesBFloat16Subnormals(feature.first());
       if (!features.empty())
         features += ",";

@@ -4,6 +4,7 @@
 #define TRITIUM_TARGET_CPU_CODEGEN_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 
@@ -18,6 +19,9 @@ mlir::LogicalResult compileToObject(const std::string &llvmIR, std::string &obje
                                     std::string &error);
 /// `<triple>-<cpu>-<features>`: objects are only valid on hosts with the same key.
 std::string hostTargetKey();
+/// The host CPU's features as code is generated for them: LLVM's view of the host, less those
+/// TRITIUM_CPU_FEATURES turns off.
+llvm::StringMap<bool> hostCPUFeatures();
 
 } // namespace tritium::cpu
 
