@@ -90,13 +90,26 @@ class ValidatedFileCacheManager(FileCacheManager):
         group_path = self._make_path(f"__grp__{filename}")
         if group is None:
             if self.cache_dir and os.path.exists(group_path):
-                self._warn(group_path, "not a valid group file, or it names files that are gone")
+                self._warn(*self._why_unusable(group_path))
             return None
         damage = find_damage(group)
         if damage:
             self._warn(*damage)
             return None
         return group
+
+    @staticmethod
+    def _why_unusable(group_path):
+        """(path, reason) for a group file Triton's own reader turned down."""
+        try:
+            with open(group_path, encoding="utf-8") as file:
+                children = json.load(file)["child_paths"]
+            missing = [path for path in children.values() if not os.path.exists(path)]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            return group_path, f"not a valid group file ({type(error).__name__})"
+        if missing:
+            return missing[0], "missing"
+        return group_path, "not a valid group file"
 
     @staticmethod
     def _warn(path, reason):

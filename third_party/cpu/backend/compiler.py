@@ -267,9 +267,12 @@ class CPUBackend(BaseBackend):
             obj = _C.llir_to_object(src)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(metadata["name"], "obj", failure)
-        # Checked when the cached object is used again (tritium.validated_cache).
-        metadata["obj_sha256"] = hashlib.sha256(obj).hexdigest()
-        return obj
+        # The object is sealed with its digest, which the loader checks (a damaged object never
+        # reaches the JIT linker); the metadata keeps the digest of the sealed bytes, which the
+        # cache checks before a cached kernel is used (tritium.validated_cache).
+        sealed = obj + hashlib.sha256(obj).digest() + b"TRITSEAL"
+        metadata["obj_sha256"] = hashlib.sha256(sealed).hexdigest()
+        return sealed
 
     def add_stages(self, stages, options, language):
         stages["ttir"] = lambda src, metadata: self.make_ttir(src, metadata, options)

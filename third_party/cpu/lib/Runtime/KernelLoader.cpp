@@ -10,11 +10,16 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <array>
+#include <cstring>
 #include <map>
+#include <string_view>
 #include <mutex>
 
 namespace tritium::cpu {
@@ -57,6 +62,21 @@ std::string damageIn(llvm::MemoryBufferRef object) {
   if (!file)
     return llvm::toString(file.takeError());
   const llvm::object::ObjectFile &obj = **file;
+  // The linker asserts that alignments are powers of two; read them raw, before it does.
+  if (const auto *elf = llvm::dyn_cast<llvm::object::ELF64LEObjectFile>(&obj)) {
+    for (const llvm::object::SectionRef &section : obj.sections()) {
+      auto header = elf->getELFFile().getSection(section.getIndex());
+      if (!header)
+        return llvm::toString(header.takeError());
+      uint64_t alignment = (*header)->sh_addralign;
+      if (alignment > 1 && !llvm::isPowerOf2_64(alignment))
+        return "a section's alignment is not a power of two";
+      if (alignment > (uint64_t(1) << 32))
+        return "a section's alignment is implausible";
+    }
+  } else {
+    return "not a 64-bit little-endian ELF object";
+  }
   for (const llvm::object::SectionRef &section : obj.sections()) {
     if (auto name = section.getName(); !name)
       return llvm::toString(name.takeError());
@@ -96,6 +116,27 @@ std::string damageIn(llvm::MemoryBufferRef object) {
   return "";
 }
 
+/// The seal tritium's compiler appends to every object: the SHA-256 of the object, then this.
+constexpr std::string_view kSealMagic = "TRITSEAL";
+constexpr size_t kDigestBytes = 32;
+
+/// Strips the seal from `object` after checking the digest; "" when the object is intact or
+/// carries no seal (an object from elsewhere, or one whose seal was cut off: the structural
+/// checks of damageIn are then all there is).
+std::string unseal(std::string_view &object) {
+  if (object.size() < kDigestBytes + kSealMagic.size() ||
+      object.substr(object.size() - kSealMagic.size()) != kSealMagic)
+    return "";
+  std::string_view body = object.substr(0, object.size() - kDigestBytes - kSealMagic.size());
+  std::string_view recorded = object.substr(body.size(), kDigestBytes);
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(body.data()), body.size()));
+  if (std::memcmp(digest.data(), recorded.data(), kDigestBytes) != 0)
+    return "its contents do not match the digest it was sealed with";
+  object = body;
+  return "";
+}
+
 } // namespace
 
 KernelEntry loadKernel(const std::string &object, const std::string &entryName,
@@ -106,7 +147,12 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
     error = "the in-process JIT could not start: " + s.error;
     return nullptr;
   }
-  if (std::string damage = damageIn(llvm::MemoryBufferRef(object, entryName)); !damage.empty()) {
+  std::string_view body = object;
+  if (std::string damage = unseal(body); !damage.empty()) {
+    error = "the kernel object is damaged (" + damage + ")";
+    return nullptr;
+  }
+  if (std::string damage = damageIn(llvm::MemoryBufferRef(body, entryName)); !damage.empty()) {
     error = "the kernel object is damaged (" + damage + ")";
     return nullptr;
   }
@@ -132,7 +178,7 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
     error = llvm::toString(std::move(err));
     return nullptr;
   }
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, entryName);
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(body, entryName);
   if (llvm::Error err = s.jit->addObjectFile(*dylib, std::move(buffer))) {
     error = llvm::toString(std::move(err));
     return nullptr;
