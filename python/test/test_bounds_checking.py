@@ -234,3 +234,26 @@ def test_checks_are_off_by_default():
                 if not k.metadata.check_bounds]
     assert compiled, "a kernel launched without options must compile without checks"
     assert "tritium.memory_access_sites" not in compiled[0].asm["linalg"]
+
+
+@triton.jit
+def descriptor_copy(src_desc, dst, BLOCK: tl.constexpr):
+    tile = src_desc.load([tl.program_id(0) * BLOCK])  # the descriptor load
+    tl.store(dst + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), tile)
+
+
+def test_a_tensor_descriptor_larger_than_its_tensor_is_reported():
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    storage = torch.arange(64, dtype=torch.float32)
+    # The descriptor claims 64 elements of a 48-element view.
+    desc = TensorDescriptor(storage[:48], [64], [1], [16])
+    dst = torch.zeros(64)
+    with pytest.raises(IndexError) as error:
+        descriptor_copy[(4, )](desc, dst, BLOCK=16, check_bounds=True)
+    message = str(error.value)
+    assert f":{line_of('the descriptor load')}:" in message
+    assert "argument 'src_desc (descriptor part 0)'" in message and "index 48" in message
+    # Correct descriptors pass.
+    good = TensorDescriptor.from_tensor(storage, [16])
+    descriptor_copy[(4, )](good, dst, BLOCK=16, check_bounds=True)
+    assert torch.equal(dst, storage)

@@ -16,7 +16,8 @@
 // address with that argument's range. Lanes outside it are masked off, so the access never
 // touches memory the kernel was not given, and the first offender is recorded for the
 // launcher, which raises IndexError once the grid has finished. Pointers that come from
-// anywhere else (loaded from memory, int_to_ptr) and block pointers are not checked.
+// anywhere else (loaded from memory, int_to_ptr) are not checked. Tensor descriptors are
+// checked: the ttir stage has rewritten them to pointers of their base argument.
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,7 +226,7 @@ private:
     auto pointerType = dyn_cast<tt::PointerType>(
         tensorType ? tensorType.getElementType() : pointer.getType());
     if (!pointerType || isa<RankedTensorType>(pointerType.getPointeeType()))
-      return; // a block pointer
+      return; // a pointer to a tensor (older Triton's block pointers): nothing to check
     int64_t bytes = elementBytes(pointerType.getPointeeType());
     std::optional<unsigned> argument = pointerArgument(pointer, kernel);
     if (!bytes || !argument)

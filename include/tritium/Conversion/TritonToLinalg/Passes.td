@@ -56,8 +56,8 @@ def CheckMemoryBounds : Pass<"check-memory-bounds", "mlir::ModuleOp"> {
     argument and loop-carried values) compares each lane's address with that range; lanes
     outside are masked off (an atomic_cas points them at a scratch slot) and the first is
     recorded. The module gets `tritium.memory_access_sites`, one `file:line:col: op` string
-    per checked access, indexed by the recorded site. Pointers from anywhere else and block
-    pointers are left unchecked.
+    per checked access, indexed by the recorded site. Pointers from anywhere else (loaded from
+    memory, `tt.int_to_ptr`) are left unchecked.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
