@@ -58,8 +58,9 @@ def run(tmp_path, **env):
     import json
     path = tmp_path / "features.py"
     path.write_text(SCRIPT)
+    environment = {k: v for k, v in os.environ.items() if k != "TRITIUM_CPU_FEATURES"}
     result = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=600,
-                            env=dict(os.environ, **env), cwd=HERE)
+                            env=dict(environment, **env), cwd=HERE)
     assert result.returncode == 0, result.stderr[-4000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
