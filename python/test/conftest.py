@@ -213,3 +213,35 @@ def atomic_rmw_kernel(ptr, val_ptr, old_ptr, n, KIND: tl.constexpr, ADDRESSES: t
     else:
         old = tl.atomic_xchg(target, val, mask=mask)
     tl.store(old_ptr + offs, old, mask=mask)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Says which CPU features the kernels of this run were generated for: results that depend on
+    them (dot-product instructions, vector widths, numpy-identical math) were checked for these."""
+    import os
+    import re
+    from tritium import _C
+    key = _C.host_target_key()
+    enabled = sorted(set(re.findall(r"(?:^|[,-])\+(avx[\w.]*|fma|f16c|amx[\w-]*)(?=,|$)", key)))
+    override = os.environ.get("TRITIUM_CPU_FEATURES")
+    # AVX512-BF16 stays off in the key (LLVM's conversions with it flush subnormals); tritium
+    # enables it only in functions that call vdpbf16ps.
+    removed = [term.strip().lstrip("-") for term in (override or "").split(",") if term.strip().startswith("-")]
+    if _cpu_flag("avx512_bf16") and not any("avx512bf16".startswith(term) for term in removed if term):
+        enabled.append("avx512bf16(dot products)")
+    terminalreporter.write_line(f"tritium generated code for {platform_cpu(key)} with {' '.join(enabled) or 'no AVX'}" +
+                                (f" (TRITIUM_CPU_FEATURES={override})" if override else ""))
+
+
+def platform_cpu(key):
+    """The CPU name of a host target key (`<triple>-<cpu>-<features>`)."""
+    before_features = key.split("-+", 1)[0].split("--", 1)[0]
+    return before_features.rsplit("-", 1)[-1]
+
+
+def _cpu_flag(flag):
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            return any(flag in line.split() for line in cpuinfo if line.startswith("flags"))
+    except OSError:
+        return False
