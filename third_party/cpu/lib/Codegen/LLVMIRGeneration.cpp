@@ -3,6 +3,7 @@
 #include "HostTarget.h"
 #include "tritium/Target/CPU/Codegen.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/Instructions.h"
@@ -26,8 +27,28 @@ static bool callsBFloat16DotProducts(const llvm::Function &function) {
   return false;
 }
 
+/// Triton puts `tl.range`'s hints (disable_licm, loop_unroll_factor, ...) on its `scf.for` as the
+/// discardable attribute `llvm.loop_annotation`; scf-to-cf moves it to the loop's latch branch and
+/// the conversion to the LLVM dialect keeps it there under that name, but the translation reads
+/// only the branch's own `loop_annotation`. Moved there, it becomes the loop's `!llvm.loop`
+/// metadata.
+static void moveLoopAnnotationsOntoBranches(mlir::ModuleOp module) {
+  constexpr llvm::StringLiteral kDiscardable = "llvm.loop_annotation";
+  module.walk([&](mlir::Operation *op) {
+    auto annotation = op->getAttrOfType<mlir::LLVM::LoopAnnotationAttr>(kDiscardable);
+    if (!annotation)
+      return;
+    if (auto branch = llvm::dyn_cast<mlir::LLVM::BrOp>(op))
+      branch.setLoopAnnotationAttr(annotation);
+    else if (auto branch = llvm::dyn_cast<mlir::LLVM::CondBrOp>(op))
+      branch.setLoopAnnotationAttr(annotation);
+    op->removeDiscardableAttr(kDiscardable);
+  });
+}
+
 mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::string &llvmIR,
                                                std::string &error) {
+  moveLoopAnnotationsOntoBranches(module);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
