@@ -62,16 +62,28 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (config.inputSplitMarker().empty()) {
-    if (unsigned modules =
-            countTopLevelModules(*input, registry, config.shouldAllowUnregisteredDialects());
+  // Each piece the input is split into (the whole input without --split-input-file) is one
+  // input; the splitting follows MLIR's (at every occurrence of the marker).
+  llvm::StringRef text = input->getBuffer(), marker = config.inputSplitMarker();
+  for (size_t begin = 0; begin <= text.size();) {
+    size_t end = marker.empty() ? llvm::StringRef::npos : text.find(marker, begin);
+    llvm::StringRef piece = text.slice(begin, end);
+    auto pieceBuffer = llvm::MemoryBuffer::getMemBuffer(piece, input->getBufferIdentifier(), false);
+    if (unsigned modules = countTopLevelModules(*pieceBuffer, registry,
+                                                config.shouldAllowUnregisteredDialects());
         modules > 1) {
-      llvm::errs() << input->getBufferIdentifier()
+      // The line where the piece's content starts.
+      size_t first = std::min(piece.find_first_not_of(" \t\r\n"), piece.size());
+      unsigned line = 1 + text.take_front(begin + first).count('\n');
+      llvm::errs() << input->getBufferIdentifier() << ":" << line
                    << ": error: one module per input: found " << modules
                    << " top-level modules; separate them with `// -----` lines and pass "
                       "--split-input-file, or give each its own file\n";
       return 1;
     }
+    if (end == llvm::StringRef::npos)
+      break;
+    begin = end + marker.size();
   }
   std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFilename, &error);
   if (!output) {
