@@ -15,30 +15,10 @@ import os
 import sys
 
 import torch
-import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernels import add_kernel, matmul_kernel, softmax_kernel  # noqa: E402
+from kernels import add, matmul, softmax  # noqa: E402
 from timing import median_seconds, print_table  # noqa: E402
-
-
-def add(x, y, out, **options):
-    n = x.numel()
-    add_kernel[(triton.cdiv(n, 4096), )](x, y, out, n, BLOCK=4096, **options)
-
-
-def softmax(x, out, **options):
-    rows, cols = x.shape
-    softmax_kernel[(rows, )](out, x, x.stride(0), out.stride(0), cols, BLOCK=triton.next_power_of_2(cols),
-                             **options)
-
-
-def matmul(a, b, c, **options):
-    M, K = a.shape
-    N = b.shape[1]
-    matmul_kernel[(triton.cdiv(M, 64), triton.cdiv(N, 64))](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
-                                                            b.stride(1), c.stride(0), c.stride(1), BLOCK_M=64,
-                                                            BLOCK_N=64, BLOCK_K=32, **options)
 
 
 def cases(quick):

@@ -42,20 +42,21 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
-def add(x, y, out, block=4096):
+def add(x, y, out, block=4096, **options):
     n = x.numel()
-    add_kernel[(triton.cdiv(n, block), )](x, y, out, n, BLOCK=block)
+    add_kernel[(triton.cdiv(n, block), )](x, y, out, n, BLOCK=block, **options)
 
 
-def softmax(x, out):
+def softmax(x, out, **options):
     rows, cols = x.shape
-    softmax_kernel[(rows, )](out, x, x.stride(0), out.stride(0), cols, BLOCK=triton.next_power_of_2(cols))
+    softmax_kernel[(rows, )](out, x, x.stride(0), out.stride(0), cols, BLOCK=triton.next_power_of_2(cols),
+                             **options)
 
 
-def matmul(a, b, c, block=(64, 64, 32)):
+def matmul(a, b, c, block=(64, 64, 32), **options):
     M, K = a.shape
     N = b.shape[1]
     bm, bn, bk = block
     matmul_kernel[(triton.cdiv(M, bm), triton.cdiv(N, bn))](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
                                                             b.stride(1), c.stride(0), c.stride(1), BLOCK_M=bm,
-                                                            BLOCK_N=bn, BLOCK_K=bk)
+                                                            BLOCK_N=bn, BLOCK_K=bk, **options)

@@ -86,10 +86,33 @@ bool argumentError(NativeLauncher *self, Py_ssize_t parameter, const char *what,
 
 /// A tensor whose memory is not the host's (torch's `is_cpu` is false: a GPU or meta tensor)
 /// cannot be read by a CPU kernel: the error names the parameter and the tensor's device.
+/// The `is_cpu` descriptor of `type` (null if it has none), looked up once per type: launches see
+/// the same tensor type again and again, and a lookup per argument would walk the type's MRO.
+PyObject *isCpuDescriptor(PyTypeObject *type) {
+  static PyTypeObject *cachedType = nullptr;
+  static PyObject *cachedDescriptor = nullptr;
+  if (type != cachedType) {
+    PyObject *descriptor = _PyType_Lookup(type, isCpuName); // borrowed
+    if (descriptor && !Py_TYPE(descriptor)->tp_descr_get)
+      descriptor = nullptr;
+    Py_XINCREF(descriptor);
+    Py_XDECREF(cachedDescriptor);
+    Py_INCREF(type);
+    Py_XDECREF(reinterpret_cast<PyObject *>(cachedType));
+    cachedType = type;
+    cachedDescriptor = descriptor;
+  }
+  return cachedDescriptor;
+}
+
 bool checkOnCpu(NativeLauncher *self, Py_ssize_t parameter, PyObject *arg) {
-  PyObject *onCpu = PyObject_GetAttr(arg, isCpuName);
+  PyObject *descriptor = isCpuDescriptor(Py_TYPE(arg));
+  if (!descriptor)
+    return true; // not a torch tensor: nothing to check
+  PyObject *onCpu = Py_TYPE(descriptor)->tp_descr_get(descriptor, arg,
+                                                       reinterpret_cast<PyObject *>(Py_TYPE(arg)));
   if (!onCpu) {
-    PyErr_Clear(); // not a torch tensor: nothing to check
+    PyErr_Clear();
     return true;
   }
   bool cpu = onCpu != Py_False;

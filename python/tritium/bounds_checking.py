@@ -53,21 +53,6 @@ def _describe_tensor(arg):
     return f"a tensor of shape {shape} and dtype {dtype}" if shape else f"a {dtype} tensor"
 
 
-def _element_size(arg):
-    size = getattr(arg, "element_size", None)
-    if callable(size):
-        return size()
-    array = getattr(arg, "array", None)
-    return array.itemsize if array is not None else 1
-
-
-def _data_address(arg):
-    array = getattr(arg, "array", None)
-    if array is not None:
-        return array.ctypes.data
-    return arg.data_ptr()
-
-
 class BoundsCheckingLauncher(CPULauncher):
 
     def __init__(self, src, metadata):
@@ -103,8 +88,8 @@ class BoundsCheckingLauncher(CPULauncher):
         first, end = table[_RECORD_WORDS + 2 * k], table[_RECORD_WORDS + 2 * k + 1]
         lines = [f"tritium: kernel '{self.name}' {_VERBS.get(op, 'accesses')} out of bounds at {where} "
                  f"({op}), program {pid}:"]
-        size = _element_size(arg)
-        data = _data_address(arg)
+        size = arg.element_size()
+        data = arg.data_ptr()
         numel = getattr(arg, "numel", None)
         count = numel() if callable(numel) else (end - first) // max(size, 1)
         offset = address - data

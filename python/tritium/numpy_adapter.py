@@ -62,6 +62,9 @@ class NumpyTensorArg:
     def data_ptr(self):
         return self.array.ctypes.data
 
+    def element_size(self):
+        return self.array.itemsize
+
     def __getattr__(self, name):
         return getattr(self.array, name)
 

@@ -40,10 +40,7 @@ unsigned countTopLevelModules(const llvm::MemoryBuffer &input, mlir::DialectRegi
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   if (failed(mlir::parseSourceFile(sources, &block, config)))
     return 0;
-  unsigned modules = 0;
-  for (mlir::Operation &op : block)
-    modules += llvm::isa<mlir::ModuleOp>(op);
-  return block.getOperations().size() > 1 ? modules : 0;
+  return llvm::range_size(block.getOps<mlir::ModuleOp>());
 }
 
 } // namespace
