@@ -173,11 +173,13 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
       [](ModuleOp module, DiagnosticCollector &) { return printed(module, true); });
 }
 
-Result lowerLinalgToLLVMIR(const std::string &linalg) {
+Result lowerLinalgToLLVMIR(const std::string &linalg, bool numpyExp) {
   return withModule(
       linalg,
-      [](OpPassManager &pm) {
-        cpu::buildLinalgToLLVMPipeline(pm);
+      [numpyExp](OpPassManager &pm) {
+        cpu::LinalgToLLVMOptions options;
+        options.numpyExp = numpyExp;
+        cpu::buildLinalgToLLVMPipeline(pm, options);
         return success();
       },
       [](ModuleOp module, DiagnosticCollector &diagnostics) {

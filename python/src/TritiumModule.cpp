@@ -103,13 +103,13 @@ PYBIND11_MODULE(_C, m) {
       py::arg("ttir"), py::arg("check_bounds") = false);
   m.def(
       "linalg_to_llir",
-      [](const std::string &linalg) {
+      [](const std::string &linalg, bool numpyExp) {
         py::gil_scoped_release release;
-        Result result = tritium::api::lowerLinalgToLLVMIR(linalg);
+        Result result = tritium::api::lowerLinalgToLLVMIR(linalg, numpyExp);
         py::gil_scoped_acquire acquire;
         return unwrap(result);
       },
-      py::arg("linalg"));
+      py::arg("linalg"), py::arg("numpy_exp") = false);
   m.def(
       "llir_to_object",
       [](const std::string &llir) {

@@ -1,4 +1,5 @@
-"""tl.exp, tl.log, tl.sin and tl.cos on float32 give numpy's bits, and so Triton's interpreter's.
+"""tl.log, tl.sin and tl.cos on float32 give numpy's bits, and so Triton's interpreter's; tl.exp does too when
+asked (`numpy_exp=True` or TRITIUM_NUMPY_EXP=1; by default it is a faster polynomial, test_exp_polynomial.py).
 
 The interpreter evaluates these functions with numpy, whose float32 loops run numpy's own SIMD algorithms on
 x86 hosts with AVX2+FMA3 or AVX-512; tritium computes the same operations in the same order
@@ -59,7 +60,8 @@ def test_float32_math_bit_identical_to_numpy(op):
     with np.errstate(all="ignore"):
         expected = NUMPY[op](x)
     out = torch.empty(x.size, dtype=torch.float32)
-    math_unary_kernel[(triton.cdiv(x.size, 1024), )](torch.from_numpy(x), out, x.size, OP=op, BLOCK=1024)
+    math_unary_kernel[(triton.cdiv(x.size, 1024), )](torch.from_numpy(x), out, x.size, OP=op, BLOCK=1024,
+                                                     numpy_exp=True)
     actual = out.numpy()
     differ = np.flatnonzero(actual.view(np.uint32) != expected.view(np.uint32))
     assert differ.size == 0, (f"{op}: {differ.size} of {x.size} results differ from numpy; first at x = "

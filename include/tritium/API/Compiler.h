@@ -27,8 +27,9 @@ Result runPassPipeline(const std::string &ir, const std::string &pipeline);
 /// TTIR to the device-neutral linalg form. With `checkBounds`, every memory access is checked
 /// against the range of the argument it reads or writes (see the check-memory-bounds pass).
 Result convertTritonToLinalg(const std::string &ttir, bool checkBounds = false);
-/// The linalg form to optimized LLVM IR for the host CPU.
-Result lowerLinalgToLLVMIR(const std::string &linalg);
+/// The linalg form to optimized LLVM IR for the host CPU. `numpyExp`: f32 exp computed as
+/// numpy does (bit-identical to Triton's interpreter) instead of the faster polynomial.
+Result lowerLinalgToLLVMIR(const std::string &linalg, bool numpyExp = false);
 /// LLVM IR to a relocatable object for the host CPU (bytes in `output`).
 Result compileLLVMIRToObject(const std::string &llvmIR);
 /// Host CPU name and features: part of every cache key, since objects are host-specific.

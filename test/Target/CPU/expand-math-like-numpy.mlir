@@ -1,4 +1,9 @@
 // RUN: tritium-opt %s --tritium-cpu-expand-math-like-numpy | FileCheck %s
+// RUN: tritium-opt %s --tritium-cpu-expand-math-like-numpy=exp=false | FileCheck %s --check-prefix=NOEXP
+
+// exp=false (the default pipeline's choice): exp is left to the division-free polynomial.
+// NOEXP-LABEL: func.func @exp_vector
+// NOEXP: math.exp %arg0 : vector<8xf32>
 
 // log: exponent and mantissa from the bits (subnormals scaled by 2^100 first), the mantissa
 // moved into (sqrt(1/2), sqrt(2)], a ratio of two degree-5 polynomials by fused multiply-adds,

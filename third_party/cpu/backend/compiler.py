@@ -75,6 +75,10 @@ class CPUOptions:
     # pointer came from, and an out-of-bounds access raises IndexError after the launch. On
     # with TRITIUM_CHECK_BOUNDS=1 or debug=True, unless the kernel passes check_bounds itself.
     check_bounds: bool = False
+    # tl.exp on float32 as numpy computes it: the bits of Triton's interpreter, at the cost of a
+    # division per element. Off by default: a division-free polynomial within 1 ulp (a GPU's exp
+    # is within 2). On with TRITIUM_NUMPY_EXP=1, unless the kernel passes numpy_exp itself.
+    numpy_exp: bool = False
 
     def __post_init__(self):
         # JSON round-trips turn tuples into lists; keep the dataclass hashable.
@@ -193,6 +197,8 @@ class CPUBackend(BaseBackend):
         args = {name: value for name, value in options.items() if name in known and value is not None}
         if "check_bounds" not in args:
             args["check_bounds"] = bool(args.get("debug")) or _env_flag("TRITIUM_CHECK_BOUNDS")
+        if "numpy_exp" not in args:
+            args["numpy_exp"] = _env_flag("TRITIUM_NUMPY_EXP")
         return CPUOptions(**args)
 
     def pack_metadata(self, metadata):
@@ -255,7 +261,7 @@ class CPUBackend(BaseBackend):
     @staticmethod
     def make_llir(src, metadata, options):
         try:
-            llir = _C.linalg_to_llir(src)
+            llir = _C.linalg_to_llir(src, numpy_exp=options.numpy_exp)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(metadata["name"], "llir", failure)
         metadata["shared"] = _stack_tile_bytes(llir)

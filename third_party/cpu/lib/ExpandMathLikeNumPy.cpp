@@ -221,11 +221,14 @@ Value expandSinCos(F32Builder &v, Operation *op, bool isCos) {
 }
 
 struct ExpandMathLikeNumPyPass : impl::ExpandMathLikeNumPyBase<ExpandMathLikeNumPyPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::ExpOp, math::LogOp, math::SinOp, math::CosOp>(op) &&
-          getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      bool numpyComputesIt =
+          isa<math::LogOp, math::SinOp, math::CosOp>(op) || (includeExp && isa<math::ExpOp>(op));
+      if (numpyComputesIt && getElementTypeOrSelf(op->getResult(0).getType()).isF32())
         ops.push_back(op);
     });
     for (Operation *op : ops) {

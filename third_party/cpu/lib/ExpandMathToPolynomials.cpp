@@ -31,15 +31,13 @@ Value f32Constant(OpBuilder &b, Location loc, Type like, float value) {
   return arith::ConstantOp::create(b, loc, like, cast<TypedAttr>(attr));
 }
 
-/// The upstream polynomials flush subnormals: exp(x) below -87.3 (a subnormal result) gives
-/// 0 and log of a subnormal input is wrong. Scaling by a power of two into the normal range
-/// and back keeps them within an ULP of the subnormal result:
-///   exp(x) = exp(x + 32 ln 2) * 2^-32      for x < -87
+/// The upstream polynomials flush subnormals: log of a subnormal input is wrong. Scaling by a
+/// power of two into the normal range and back keeps it within an ULP:
 ///   log(x) = log(x * 2^24) - 24 ln 2       for 0 < x < FLT_MIN (log2: - 24)
 void widenToSubnormals(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
-    if (isa<math::ExpOp, math::LogOp, math::Log2Op>(op) &&
+    if (isa<math::LogOp, math::Log2Op>(op) &&
         getElementTypeOrSelf(op->getResult(0).getType()).isF32())
       ops.push_back(op);
   });
@@ -48,32 +46,22 @@ void widenToSubnormals(Operation *root) {
     Location loc = op->getLoc();
     Value x = op->getOperand(0);
     Type type = x.getType();
-    Value small, scaled, result;
-    if (isa<math::ExpOp>(op)) {
-      small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                    f32Constant(b, loc, type, -87.0f));
-      scaled = arith::AddFOp::create(b, loc, x, f32Constant(b, loc, type, 22.18070977791825f));
-    } else {
-      small = arith::AndIOp::create(
-          b, loc,
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                f32Constant(b, loc, type, 1.17549435e-38f)),
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
-                                f32Constant(b, loc, type, 0.0f)));
-      scaled = arith::MulFOp::create(b, loc, x, f32Constant(b, loc, type, 16777216.0f));
-    }
+    Value small = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                              f32Constant(b, loc, type, 1.17549435e-38f)),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, f32Constant(b, loc, type, 0.0f)));
+    Value scaled = arith::MulFOp::create(b, loc, x, f32Constant(b, loc, type, 16777216.0f));
     Value input = arith::SelectOp::create(b, loc, small, scaled, x);
     Operation *inner = b.clone(*op);
     inner->setOperand(0, input);
     Value value = inner->getResult(0);
     Value fixed;
-    if (isa<math::ExpOp>(op))
-      fixed = arith::MulFOp::create(b, loc, value, f32Constant(b, loc, type, 2.3283064365386963e-10f));
-    else if (isa<math::LogOp>(op))
+    if (isa<math::LogOp>(op))
       fixed = arith::SubFOp::create(b, loc, value, f32Constant(b, loc, type, 16.635532333438687f));
     else
       fixed = arith::SubFOp::create(b, loc, value, f32Constant(b, loc, type, 24.0f));
-    result = arith::SelectOp::create(b, loc, small, fixed, value);
+    Value result = arith::SelectOp::create(b, loc, small, fixed, value);
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
   }
@@ -86,40 +74,59 @@ Value i32Constant(OpBuilder &b, Location loc, Type like, int32_t value) {
   return arith::ConstantOp::create(b, loc, like, cast<TypedAttr>(attr));
 }
 
-/// f32 exp2 has no upstream approximation (LLVM calls exp2f once per element). With n the
-/// nearest integer to x and f = x - n (exact, |f| <= 1/2), 2^x = 2^f * 2^n: 2^f is the
-/// degree-7 Taylor polynomial of e^(f ln 2) (truncation below 0.1 ulp, under 1 ulp with
-/// rounding), and 2^n is applied as two exact powers of two, 2^(n/2) and 2^(n - n/2), so that
-/// results near the top of the range and subnormal ones are rounded once. Inputs are clamped
-/// to [-160, 130], beyond which the result is 0 or infinity anyway; NaN stays NaN.
-void expandExp2(Operation *root) {
-  SmallVector<math::Exp2Op> ops;
-  root->walk([&](math::Exp2Op op) {
-    if (getElementTypeOrSelf(op.getType()).isF32())
+/// f32 exp2 has no upstream approximation (LLVM calls exp2f once per element), and numpy's
+/// exp (ExpandMathLikeNumPy, which the numpy-exp option keeps) divides once per element. Both
+/// become 2^n * P(f) with n an integer and |f| <= 1/2 ln 2, without a division:
+///   exp2: n = roundeven(x), f = (x - n) ln 2 (exact difference, folded into P's coefficients);
+///   exp:  n = roundeven(x log2 e), f = x - n ln 2, with ln 2 in two parts by fused
+///         multiply-adds (the difference rounds once, below 0.25 ulp of the result).
+/// P is the degree-7 Taylor polynomial of e^f (truncation below 0.05 ulp), 2^n is applied as
+/// two exact powers of two, 2^(n/2) and 2^(n - n/2), so that results near the top of the range
+/// and subnormal ones are rounded once. Inputs are clamped to where the result is 0 or infinity
+/// anyway; NaN stays NaN. Both stay within 1 ulp (python/test/test_exp_polynomial.py).
+void expandExponentials(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<math::ExpOp, math::Exp2Op>(op) && getElementTypeOrSelf(op->getResult(0).getType()).isF32())
       ops.push_back(op);
   });
-  for (math::Exp2Op op : ops) {
+  for (Operation *op : ops) {
+    bool natural = isa<math::ExpOp>(op);
     OpBuilder b(op);
-    Location loc = op.getLoc();
-    Value x = op.getOperand();
+    Location loc = op->getLoc();
+    Value x = op->getOperand(0);
     Type type = x.getType();
     Type intType = b.getI32Type();
     if (auto shaped = dyn_cast<ShapedType>(type))
       intType = shaped.clone(b.getI32Type());
     auto constant = [&](float v) { return f32Constant(b, loc, type, v); };
+    // exp: e^-110 and e^90 are beyond the subnormals and the largest float.
+    float lowest = natural ? -110.0f : -160.0f, highest = natural ? 90.0f : 130.0f;
     Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-    Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, constant(-160.0f));
-    Value high = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, constant(130.0f));
-    Value clamped = arith::SelectOp::create(b, loc, low, constant(-160.0f), x);
-    clamped = arith::SelectOp::create(b, loc, high, constant(130.0f), clamped);
+    Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, constant(lowest));
+    Value high = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, constant(highest));
+    Value clamped = arith::SelectOp::create(b, loc, low, constant(lowest), x);
+    clamped = arith::SelectOp::create(b, loc, high, constant(highest), clamped);
     clamped = arith::SelectOp::create(b, loc, isNaN, constant(0.0f), clamped);
-    Value n = math::RoundEvenOp::create(b, loc, clamped);
-    Value f = arith::SubFOp::create(b, loc, clamped, n);
-    // ln2^k / k!, k = 7 .. 1, evaluated by Horner's rule with fused multiply-adds.
-    const double coefficients[] = {1.5252733804059840e-05, 1.5403530393381610e-04,
-                                   1.3333558146428443e-03, 9.6181291076284772e-03,
-                                   5.5504108664821580e-02, 2.4022650695910071e-01,
-                                   6.9314718055994531e-01};
+    Value n, f;
+    if (natural) {
+      Value log2e = arith::MulFOp::create(b, loc, clamped, constant(0x1.715476p+0f));
+      n = math::RoundEvenOp::create(b, loc, log2e);
+      f = math::FmaOp::create(b, loc, n, constant(-0x1.62e43p-1f), clamped); // ln 2, high part
+      f = math::FmaOp::create(b, loc, n, constant(0x1.05c61p-29f), f);       // ln 2, low part
+    } else {
+      n = math::RoundEvenOp::create(b, loc, clamped);
+      f = arith::SubFOp::create(b, loc, clamped, n);
+    }
+    // c^k / k!, k = 7 .. 1 (c = ln 2 for exp2, 1 for exp), by Horner's rule with fused
+    // multiply-adds.
+    double factor = natural ? 1.0 : 0.69314718055994531;
+    double coefficients[7];
+    double term = 1.0;
+    for (int k = 1; k <= 7; ++k) {
+      term *= factor / k;
+      coefficients[7 - k] = term;
+    }
     Value p = constant(float(coefficients[0]));
     for (double c : ArrayRef<double>(coefficients).drop_front())
       p = math::FmaOp::create(b, loc, p, f, constant(float(c)));
@@ -135,8 +142,8 @@ void expandExp2(Operation *root) {
     Value result = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
     result = arith::MulFOp::create(b, loc, result, powerOfTwo(rest));
     result = arith::SelectOp::create(b, loc, isNaN, x, result);
-    op.getResult().replaceAllUsesWith(result);
-    op.erase();
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
   }
 }
 
@@ -144,7 +151,7 @@ struct ExpandMathToPolynomialsPass
     : impl::ExpandMathToPolynomialsBase<ExpandMathToPolynomialsPass> {
   void runOnOperation() override {
     widenToSubnormals(getOperation());
-    expandExp2(getOperation());
+    expandExponentials(getOperation());
     RewritePatternSet patterns(&getContext());
     populateMathF32ExpansionPatterns(patterns, hasAccurateApproximation);
     populateMathPolynomialApproximationPatterns(patterns, hasAccurateApproximation);

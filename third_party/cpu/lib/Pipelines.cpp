@@ -18,7 +18,7 @@ using namespace mlir;
 
 namespace tritium::cpu {
 
-void buildLinalgToLLVMPipeline(OpPassManager &pm) {
+void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &options) {
   // Early returns leave functions with several blocks; bufferization needs one return.
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createAddKernelEntry());
@@ -59,8 +59,11 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStoreBoolAndBFloat16AsIntegers());
-  // Before the generic polynomials: f32 exp/log/sin/cos give the interpreter's bits.
-  pm.addPass(createExpandMathLikeNumPy());
+  // Before the generic polynomials: f32 log/sin/cos (and exp, if asked) give the
+  // interpreter's bits.
+  ExpandMathLikeNumPyOptions numpyMath;
+  numpyMath.includeExp = options.numpyExp;
+  pm.addPass(createExpandMathLikeNumPy(numpyMath));
   pm.addPass(createExpandMathToPolynomials());
   pm.addPass(createGuardIntegerDivision());
   // bf16 arithmetic left to LLVM goes through f32 and back with an instruction that flushes
@@ -91,7 +94,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm) {
 }
 
 void registerCPUPipelines() {
-  PassPipelineRegistration<>("tritium-cpu-linalg-to-llvm",
+  PassPipelineRegistration<LinalgToLLVMOptions>("tritium-cpu-linalg-to-llvm",
                              "The linalg form to the LLVM dialect, with kernel entry points",
                              buildLinalgToLLVMPipeline);
 }

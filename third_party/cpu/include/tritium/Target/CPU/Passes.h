@@ -21,10 +21,18 @@ namespace tritium::cpu {
 #define GEN_PASS_REGISTRATION
 #include "tritium/Target/CPU/Passes.h.inc"
 
+struct LinalgToLLVMOptions : public mlir::PassPipelineOptions<LinalgToLLVMOptions> {
+  Option<bool> numpyExp{*this, "numpy-exp",
+                        llvm::cl::desc("f32 exp as numpy computes it (the bits of Triton's "
+                                       "interpreter; one division per element) instead of "
+                                       "the division-free polynomial"),
+                        llvm::cl::init(false)};
+};
+
 /// The linalg form (output of convert-triton-to-linalg) to the LLVM dialect, with kernel
 /// entry points: fusion, bufferization, loops, LLVM. Registered as
 /// `tritium-cpu-linalg-to-llvm`.
-void buildLinalgToLLVMPipeline(mlir::OpPassManager &pm);
+void buildLinalgToLLVMPipeline(mlir::OpPassManager &pm, const LinalgToLLVMOptions &options);
 void registerCPUPipelines();
 /// Memory effects of LLVM ops (atomics, assume, intrinsic calls), which buffer deallocation
 /// requires.

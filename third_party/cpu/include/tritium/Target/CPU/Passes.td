@@ -33,8 +33,13 @@ def ExpandMathLikeNumPy : Pass<"tritium-cpu-expand-math-like-numpy"> {
     `%y = math.log %x : f32` becomes mantissa/exponent extraction, a rational approximation
     by fused multiply-adds and special-value selects. sin and cos keep the math op (a libm
     call) for |x| beyond their reduction range, as numpy does: under `scf.if` for scalars,
-    by `arith.select` for shaped values.
+    by `arith.select` for shaped values. With `exp=false`, exp is left to
+    tritium-cpu-expand-math-to-polynomials (numpy's exp divides once per element).
   }];
+  let options = [
+    Option<"includeExp", "exp", "bool", /*default=*/"true",
+           "Expand exp as numpy does (off: leave it to the division-free polynomial)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
                            "mlir::scf::SCFDialect"];
 }
