@@ -22,6 +22,11 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   // Early returns leave functions with several blocks; bufferization needs one return.
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createAddKernelEntry());
+  // Masked tile loops: the iterations inside the mask's bound without the test.
+  pm.addNestedPass<func::FuncOp>(createSplitLoopsAtMaskBounds());
+  // Indices divided by a period (group scales, Inductor's `x // C`, `x % C`): strips in which
+  // the quotient is uniform and the remainder consecutive.
+  pm.addNestedPass<func::FuncOp>(createStripMineLoopsAtDivisionPeriods());
   // Before any canonicalization, which would fold fp8 conversions of constants differently.
   pm.addPass(createExpandFloat8Conversions());
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest

@@ -103,6 +103,39 @@ def PromoteTileBuffersToStack
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def SplitLoopsAtMaskBounds
+    : Pass<"tritium-cpu-split-loops-at-mask-bounds", "mlir::func::FuncOp"> {
+  let summary = "Run the iterations in which a tile's mask is true as a loop without the test";
+  let description = [{
+    The loop of a masked load or store tests `offset + i < n` in every iteration. For an
+    `scf.for` (constant bounds, step 1, at least 8 iterations) whose body compares
+    `offset + index_cast(iv)` (or the cast alone) with a loop-invariant bound by `slt`/`sle`
+    (or the swapped `sgt`/`sge`), the iterations before clamp(n - offset, lb, ub) become a loop
+    of their own in which the comparison is the constant `true`; the original loop runs the
+    rest, carrying on from the prefix's results. The prefix also ends before `offset + i`
+    could wrap around in its integer type.
+    `scf.for %i = %c0 to %c1024 step %c1 { ... arith.cmpi slt, %o_plus_i, %n ... }` becomes
+    `scf.for %i = %c0 to %end { ... true ... }` then `scf.for %i = %end to %c1024 { ... }`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
+def StripMineLoopsAtDivisionPeriods
+    : Pass<"tritium-cpu-strip-mine-loops-at-division-periods", "mlir::func::FuncOp"> {
+  let summary = "Run a loop that divides its index by a period as strips between multiples of it";
+  let description = [{
+    In an `scf.for` with step 1 whose body computes `index // C` or `index % C` (`divsi`,
+    `remsi`, `divui`, `remui`) of `index = offset + index_cast(iv)` by a loop-invariant C (not
+    a constant below 16), the iterations are regrouped into strips between consecutive
+    multiples of C: in each strip the quotient is the strip's number q, a loop invariant, and
+    the remainder is `index - q*C`, so accesses through them become a uniform value and
+    consecutive vectors instead of gathers. The strips run when, checked once before the
+    loop, every index is in [0, 2^(w-1)), the loop's bounds are in [0, 2^31) and C >= 16;
+    otherwise the loop runs as it was (`scf.if`).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def UpdateLoopCarriedTilesInPlace
     : Pass<"tritium-cpu-update-loop-carried-tiles-in-place", "mlir::func::FuncOp"> {
   let summary = "Write elementwise updates of a loop-carried tile over that tile";
