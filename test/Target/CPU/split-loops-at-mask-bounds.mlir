@@ -46,14 +46,17 @@ func.func @masked_copy(%src: !llvm.ptr, %dst: !llvm.ptr, %o: i32, %n: i32) {
   return
 }
 
-// A reduction carried through iter_args, mask `i <= last` on the bare index: the prefix's
-// result is the remainder's initial value.
+// A short loop (64 iterations) carrying a sum, mask `i <= last` on the bare index: versioned
+// on "every iteration inside", with the copy keeping its constant bounds.
 // CHECK-LABEL: func.func @masked_sum
-// CHECK: %[[PREFIX:.+]] = scf.for %{{.+}} = %{{.+}} to %[[END:.+]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// CHECK: %[[WHOLE:.+]] = arith.cmpi eq, %{{.+}}, %{{.+}} : index
+// CHECK: scf.if %[[WHOLE]] -> (f32) {
+// CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
 // CHECK-NOT: scf.if
-// CHECK: scf.yield
-// CHECK: scf.for %{{.+}} = %[[END]] to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[PREFIX]]) -> (f32) {
-// CHECK: arith.cmpi sle
+// CHECK:     llvm.load
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     arith.cmpi sle
 func.func @masked_sum(%src: !llvm.ptr, %last: i32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

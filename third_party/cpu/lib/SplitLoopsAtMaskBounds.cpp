@@ -7,6 +7,8 @@
 // most programs, for part of the last one. Running the prefix as a loop of its own, in which
 // the test is the constant true, gives LLVM plain loads and stores there; the rest of the
 // iterations keep the original body, tests and all, so nothing changes where they run.
+// Short loops (a 64-wide tile) would lose more to a dynamic trip count than they gain, so
+// they are versioned instead: the copy without the test runs when the whole loop is inside.
 //
 // The prefix ends at clamp(n - offset, lb, ub), and never past the iteration at which
 // `offset + i` would wrap around in its integer type, so the test is true in all of it.
@@ -32,6 +34,13 @@ namespace {
 
 /// Loops with fewer iterations are not worth a second copy of their body.
 constexpr int64_t kMinTripCount = 8;
+/// Loops with fewer iterations keep constant bounds (versioned on "all in bounds"): a
+/// dynamic trip count would cost them a vector remainder and their full unrolling.
+constexpr int64_t kMinPrefixTripCount = 256;
+
+int64_t tripCount(scf::ForOp loop) {
+  return *getConstantIntValue(loop.getUpperBound()) - *getConstantIntValue(loop.getLowerBound());
+}
 
 /// `offset + i < bound` (or `<=`) in the iterations of `loop`, with offset and bound defined
 /// outside it: the loop's induction variable i cast to an integer, plus an optional offset.
@@ -107,31 +116,55 @@ bool worthSplitting(scf::ForOp loop) {
   return isStaticUnitStepLoop(loop, kMinTripCount) && !loop->hasAttr("tritium.masked_remainder");
 }
 
-void splitAtMaskBound(scf::ForOp loop, const MaskBound &mask) {
-  OpBuilder b(loop);
-  Value end = prefixEnd(b, loop, mask);
-  // The prefix: a copy of the loop up to `end`, in which the mask is true.
-  IRMapping mapping;
-  auto prefix = cast<scf::ForOp>(b.clone(*loop, mapping));
-  prefix.getUpperBoundMutable().assign(end);
-  // Every test of the same bound (a load's and a store's, say) is true there.
+/// In `copy` (a clone of the loop the mask was found in), every test of the same bound (a
+/// load's and a store's, say) becomes the constant true.
+void assumeMaskTrue(scf::ForOp copy, const MaskBound &mask) {
   SmallVector<arith::CmpIOp> sameTests;
-  prefix.getBody()->walk([&](arith::CmpIOp compare) {
-    std::optional<MaskBound> other = matchMaskBound(prefix, compare);
+  copy.getBody()->walk([&](arith::CmpIOp compare) {
+    std::optional<MaskBound> other = matchMaskBound(copy, compare);
     if (other && other->bound == mask.bound && other->offset == mask.offset &&
         other->inclusive == mask.inclusive && other->type == mask.type)
       sameTests.push_back(compare);
   });
-  b.setInsertionPointToStart(prefix.getBody());
-  Value alwaysTrue = arith::ConstantIntOp::create(b, loop.getLoc(), b.getI1Type(), 1);
+  OpBuilder b = OpBuilder::atBlockBegin(copy.getBody());
+  Value alwaysTrue = arith::ConstantIntOp::create(b, copy.getLoc(), b.getI1Type(), 1);
   for (arith::CmpIOp compare : sameTests) {
     compare.replaceAllUsesWith(alwaysTrue);
     compare.erase();
   }
-  // The rest: the original loop from `end`, carrying on from the prefix's results.
+}
+
+/// Long loops: the prefix up to `end` without the test, then the original loop from `end`,
+/// carrying on from the prefix's results (programs that are partly in bounds gain too).
+void splitAtMaskBound(scf::ForOp loop, const MaskBound &mask, Value end) {
+  OpBuilder b(loop);
+  auto prefix = cast<scf::ForOp>(b.clone(*loop));
+  prefix.getUpperBoundMutable().assign(end);
+  assumeMaskTrue(prefix, mask);
   loop.getLowerBoundMutable().assign(end);
   loop.getInitArgsMutable().assign(prefix.getResults());
   loop->setAttr("tritium.masked_remainder", b.getUnitAttr());
+}
+
+/// Short loops: when every iteration is in bounds (end = ub), a copy without the test and
+/// with the loop's constant bounds, which LLVM unrolls and vectorizes without a remainder;
+/// otherwise the original loop.
+void versionOnMaskBound(scf::ForOp loop, const MaskBound &mask, Value end) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, end, loop.getUpperBound());
+  auto version = scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &tb, Location loc) {
+        auto copy = cast<scf::ForOp>(tb.clone(*loop));
+        assumeMaskTrue(copy, mask);
+        scf::YieldOp::create(tb, loc, copy.getResults());
+      },
+      [&](OpBuilder &eb, Location loc) {
+        scf::YieldOp::create(eb, loc, eb.clone(*loop)->getResults());
+      });
+  loop.getResults().replaceAllUsesWith(version.getResults());
+  loop.erase();
 }
 
 struct SplitLoopsAtMaskBoundsPass
@@ -141,8 +174,14 @@ struct SplitLoopsAtMaskBoundsPass
     getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
     for (scf::ForOp loop : loops)
       if (worthSplitting(loop))
-        if (std::optional<MaskBound> mask = findMaskBound(loop))
-          splitAtMaskBound(loop, *mask);
+        if (std::optional<MaskBound> mask = findMaskBound(loop)) {
+          OpBuilder b(loop);
+          Value end = prefixEnd(b, loop, *mask);
+          if (tripCount(loop) >= kMinPrefixTripCount)
+            splitAtMaskBound(loop, *mask, end);
+          else
+            versionOnMaskBound(loop, *mask, end);
+        }
     getOperation()->walk([](scf::ForOp loop) { loop->removeAttr("tritium.masked_remainder"); });
   }
 };

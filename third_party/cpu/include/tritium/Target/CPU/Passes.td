@@ -113,7 +113,9 @@ def SplitLoopsAtMaskBounds
     (or the swapped `sgt`/`sge`), the iterations before clamp(n - offset, lb, ub) become a loop
     of their own in which the comparison is the constant `true`; the original loop runs the
     rest, carrying on from the prefix's results. The prefix also ends before `offset + i`
-    could wrap around in its integer type.
+    could wrap around in its integer type. Loops of fewer than 256 iterations keep constant
+    bounds: `scf.if` runs the copy without the test when that end is the upper bound, the
+    original loop otherwise.
     `scf.for %i = %c0 to %c1024 step %c1 { ... arith.cmpi slt, %o_plus_i, %n ... }` becomes
     `scf.for %i = %c0 to %end { ... true ... }` then `scf.for %i = %end to %c1024 { ... }`.
   }];
