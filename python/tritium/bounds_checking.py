@@ -2,7 +2,7 @@
 argument may touch and turns the first out-of-bounds access into an IndexError.
 
 Kernels compiled with check_bounds (TRITIUM_CHECK_BOUNDS=1, `check_bounds=True` as a launch
-option, or `debug=True`) take one more argument, a table of 64-bit words (the layout is
+option) take one more argument, a table of 64-bit words (the layout is
 described in lib/Conversion/TritonToLinalg/CheckMemoryBounds.cpp):
 
     [0] flag  [1] argument  [2] address  [3] site  [4..6] program id  [7] scratch
