@@ -38,6 +38,17 @@ inline std::optional<InductionVariableOffset> matchInductionVariableOffset(mlir:
   return std::nullopt;
 }
 
+/// `v` (an integer of at most 64 bits, or an index) as an i64, sign-extended: the width in
+/// which these passes compute iteration bounds without overflow.
+inline mlir::Value widenToI64(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v) {
+  mlir::Type i64 = b.getI64Type();
+  if (v.getType().isIndex())
+    return mlir::arith::IndexCastOp::create(b, loc, i64, v);
+  if (v.getType().getIntOrFloatBitWidth() < 64)
+    return mlir::arith::ExtSIOp::create(b, loc, i64, v);
+  return v;
+}
+
 /// The loops these passes rewrite: constant bounds within int32, step 1, at least
 /// `minTripCount` iterations (so that the cast of the induction variable is exact).
 inline bool isStaticUnitStepLoop(mlir::scf::ForOp loop, int64_t minTripCount) {

@@ -19,8 +19,6 @@
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 
 namespace tritium::cpu {
 #define GEN_PASS_DEF_SPLITLOOPSATMASKBOUNDS
@@ -85,15 +83,10 @@ std::optional<MaskBound> findMaskBound(scf::ForOp loop) {
 /// min(ub, max(lb, bound - offset (+ 1 if inclusive), 2^(w-1) - offset)), all in i64.
 Value prefixEnd(OpBuilder &b, scf::ForOp loop, const MaskBound &mask) {
   Location loc = loop.getLoc();
-  Type i64 = b.getI64Type();
-  auto widen = [&](Value v) -> Value {
-    if (v.getType().isIndex())
-      return arith::IndexCastOp::create(b, loc, i64, v);
-    if (v.getType().getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(b, loc, i64, v);
-    return v;
+  auto widen = [&](Value v) { return widenToI64(b, loc, v); };
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   };
-  auto constant = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i64, v); };
   Value end = widen(mask.bound);
   if (mask.inclusive)
     end = arith::AddIOp::create(b, loc, end, constant(1));
@@ -110,10 +103,6 @@ Value prefixEnd(OpBuilder &b, scf::ForOp loop, const MaskBound &mask) {
   end = arith::MaxSIOp::create(b, loc, end, widen(loop.getLowerBound()));
   end = arith::MinSIOp::create(b, loc, end, widen(loop.getUpperBound()));
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), end);
-}
-
-bool worthSplitting(scf::ForOp loop) {
-  return isStaticUnitStepLoop(loop, kMinTripCount) && !loop->hasAttr("tritium.masked_remainder");
 }
 
 /// In `copy` (a clone of the loop the mask was found in), every test of the same bound (a
@@ -143,7 +132,6 @@ void splitAtMaskBound(scf::ForOp loop, const MaskBound &mask, Value end) {
   assumeMaskTrue(prefix, mask);
   loop.getLowerBoundMutable().assign(end);
   loop.getInitArgsMutable().assign(prefix.getResults());
-  loop->setAttr("tritium.masked_remainder", b.getUnitAttr());
 }
 
 /// Short loops: when every iteration is in bounds (end = ub), a copy without the test and
@@ -170,10 +158,11 @@ void versionOnMaskBound(scf::ForOp loop, const MaskBound &mask, Value end) {
 struct SplitLoopsAtMaskBoundsPass
     : impl::SplitLoopsAtMaskBoundsBase<SplitLoopsAtMaskBoundsPass> {
   void runOnOperation() override {
+    // Inner loops first; the copies a split makes are not visited again.
     SmallVector<scf::ForOp> loops;
-    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
+    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (worthSplitting(loop))
+      if (isStaticUnitStepLoop(loop, kMinTripCount))
         if (std::optional<MaskBound> mask = findMaskBound(loop)) {
           OpBuilder b(loop);
           Value end = prefixEnd(b, loop, *mask);
@@ -182,7 +171,6 @@ struct SplitLoopsAtMaskBoundsPass
           else
             versionOnMaskBound(loop, *mask, end);
         }
-    getOperation()->walk([](scf::ForOp loop) { loop->removeAttr("tritium.masked_remainder"); });
   }
 };
 

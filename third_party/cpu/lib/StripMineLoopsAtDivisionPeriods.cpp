@@ -67,25 +67,23 @@ std::optional<Division> findDivision(scf::ForOp loop) {
   return found;
 }
 
-void stripMine(scf::ForOp loop, Division &division) {
+void stripMine(scf::ForOp loop, const Division &division) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
-  Type i64 = b.getI64Type(), indexType = b.getIndexType();
   Type intType = division.index.getType();
   unsigned width = intType.getIntOrFloatBitWidth();
-  auto widen = [&](Value v) -> Value {
-    if (v.getType().isIndex())
-      return arith::IndexCastOp::create(b, loc, i64, v);
-    if (v.getType().getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(b, loc, i64, v);
-    return v;
+  auto widen = [&](Value v) { return widenToI64(b, loc, v); };
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   };
-  auto constant = [&](int64_t v) -> Value { return arith::ConstantIntOp::create(b, loc, i64, v); };
-  auto toIndex = [&](Value v) -> Value { return arith::IndexCastOp::create(b, loc, indexType, v); };
+  auto toIndex = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
   // The indices the loop visits: [first, end), in i64.
+  Value lb = widen(loop.getLowerBound()), ub = widen(loop.getUpperBound());
   Value offset = division.offset ? widen(division.offset) : constant(0);
-  Value first = arith::AddIOp::create(b, loc, offset, widen(loop.getLowerBound()));
-  Value end = arith::AddIOp::create(b, loc, offset, widen(loop.getUpperBound()));
+  Value first = arith::AddIOp::create(b, loc, offset, lb);
+  Value end = arith::AddIOp::create(b, loc, offset, ub);
   Value period = widen(division.period);
   // Strips apply when every index is non-negative and below 2^(w-1) (no wrap, and signed and
   // unsigned division agree), and the period is at least kMinPeriod.
@@ -99,9 +97,8 @@ void stripMine(scf::ForOp loop, Division &division) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, period, constant(kMinPeriod)));
   // The loop's own bounds (dynamic after tritium-cpu-split-loops-at-mask-bounds) keep the cast
   // of the induction variable exact.
-  Value lbOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                     widen(loop.getLowerBound()), constant(0));
-  Value ubOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, widen(loop.getUpperBound()),
+  Value lbOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, lb, constant(0));
+  Value ubOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, ub,
                                      constant(std::numeric_limits<int32_t>::max()));
   ok = arith::AndIOp::create(b, loc, ok, arith::AndIOp::create(b, loc, lbOk, ubOk));
   // Strips: for q in [first / C, (end - 1) / C], the iterations whose index lies in
@@ -145,7 +142,7 @@ void stripMine(scf::ForOp loop, Division &division) {
             copy->getResult(0).replaceAllUsesWith(
                 arith::SubIOp::create(rb, loc, copy->getOperand(0), stripStartNarrow).getResult());
           }
-          for (Operation *op : llvm::concat<Operation *>(division.quotients, division.remainders))
+          for (Operation *op : llvm::concat<Operation *const>(division.quotients, division.remainders))
             mapping.lookup(op)->erase();
           scf::YieldOp::create(b, loc, inner.getResults());
         });
@@ -173,7 +170,8 @@ struct StripMineLoopsAtDivisionPeriodsPass
     : impl::StripMineLoopsAtDivisionPeriodsBase<StripMineLoopsAtDivisionPeriodsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
-    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
+    // Inner loops first; the copies a strip-mining makes are not visited again.
+    getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       if (worthStripMining(loop))
         if (std::optional<Division> division = findDivision(loop))
