@@ -244,6 +244,69 @@ bool callHook(PyObject *hook, PyObject *metadata) {
   return result != nullptr;
 }
 
+/// torch's profiler, seen from a launch: the flag `torch.autograd.profiler._is_profiler_enabled`
+/// is read on every launch (a dictionary lookup once torch is imported), and only while it is
+/// true does a launch call into Python (tritium.profiling) to open and close its event.
+PyObject *profilerGlobals; // torch.autograd.profiler's __dict__, once that module is imported
+PyObject *profilerModuleName;
+PyObject *profilerEnabledName;
+
+bool profilerEnabled() {
+  if (!profilerGlobals) {
+    PyObject *module = PyImport_GetModule(profilerModuleName); // null, no error, if not imported
+    if (!module) {
+      PyErr_Clear();
+      return false;
+    }
+    profilerGlobals = PyModule_GetDict(module);
+    Py_XINCREF(profilerGlobals);
+    Py_DECREF(module);
+    if (!profilerGlobals)
+      return false;
+  }
+  return PyDict_GetItemWithError(profilerGlobals, profilerEnabledName) == Py_True;
+}
+
+/// tritium.profiling's function `name`, imported on the first profiled launch.
+PyObject *profilingFunction(const char *name) {
+  PyObject *module = PyImport_ImportModule("tritium.profiling");
+  if (!module)
+    return nullptr;
+  PyObject *function = PyObject_GetAttrString(module, name);
+  Py_DECREF(module);
+  return function;
+}
+
+/// The open event of this launch (None where Inductor records the launch itself), or null with
+/// a Python error.
+PyObject *openLaunchEvent(NativeLauncher *self, int32_t gridX, int32_t gridY, int32_t gridZ) {
+  static PyObject *open = nullptr;
+  if (!open)
+    open = profilingFunction("open_launch_event");
+  if (!open)
+    return nullptr;
+  PyObject *grid = Py_BuildValue("(iii)", gridX, gridY, gridZ);
+  if (!grid)
+    return nullptr;
+  PyObject *args[] = {self->name, grid};
+  PyObject *event = PyObject_Vectorcall(open, args, 2, nullptr);
+  Py_DECREF(grid);
+  return event;
+}
+
+/// Closes (and releases) an event from openLaunchEvent; false with a Python error if that fails.
+bool closeLaunchEvent(PyObject *event) {
+  if (!event)
+    return true;
+  static PyObject *close = nullptr;
+  if (!close)
+    close = profilingFunction("close_launch_event");
+  PyObject *result = close ? PyObject_CallOneArg(close, event) : nullptr;
+  Py_DECREF(event);
+  Py_XDECREF(result);
+  return result != nullptr;
+}
+
 /// A wrong number of arguments: which parameters are missing (a library's kernel cache that
 /// calls compiled kernels directly must pass the constexpr ones too) or how many are extra.
 void countError(NativeLauncher *self, Py_ssize_t given) {
@@ -301,11 +364,22 @@ PyObject *launch(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
   PyObject *launchMetadata = args[6];
   if (!callHook(args[7], launchMetadata))
     return nullptr;
+  PyObject *event = nullptr;
+  if (profilerEnabled()) {
+    event = openLaunchEvent(self, gridX, gridY, gridZ);
+    if (!event)
+      return nullptr;
+  } else if (PyErr_Occurred()) {
+    return nullptr;
+  }
   Py_BEGIN_ALLOW_THREADS
   tritium::cpu::launchGrid(entry, slots, gridX, gridY, gridZ);
   Py_END_ALLOW_THREADS
   std::string failure;
-  if (tritium::cpu::takeAssertFailure(failure)) {
+  bool failed = tritium::cpu::takeAssertFailure(failure);
+  if (!closeLaunchEvent(event))
+    return nullptr;
+  if (failed) {
     PyErr_SetString(PyExc_AssertionError, failure.c_str());
     return nullptr;
   }
@@ -389,7 +463,10 @@ bool addNativeLauncherType(PyObject *module) {
   dataPtrName = PyUnicode_InternFromString("data_ptr");
   callsName = PyUnicode_InternFromString("calls");
   isCpuName = PyUnicode_InternFromString("is_cpu");
-  if (!dataPtrName || !callsName || !isCpuName || PyType_Ready(&launcherType) < 0)
+  profilerModuleName = PyUnicode_InternFromString("torch.autograd.profiler");
+  profilerEnabledName = PyUnicode_InternFromString("_is_profiler_enabled");
+  if (!dataPtrName || !callsName || !isCpuName || !profilerModuleName || !profilerEnabledName ||
+      PyType_Ready(&launcherType) < 0)
     return false;
   Py_INCREF(&launcherType);
   return PyModule_AddObject(module, "NativeLauncher",

@@ -15,6 +15,7 @@ touches memory; the launch raises once the grid has finished, and the process go
 import ctypes
 
 from tritium import _C
+from tritium.profiling import launch_event
 from tritium.backends.cpu.driver import CPULauncher, check_grid
 
 _EVERYWHERE = (0, 2**64 - 1)
@@ -57,7 +58,6 @@ class BoundsCheckingLauncher(CPULauncher):
 
     def __init__(self, src, metadata):
         super().__init__(src, metadata)
-        self.name = metadata.name
         self.sites = list(getattr(metadata, "memory_access_sites", ()))
 
     def __call__(self, gridX, gridY, gridZ, stream, function, packed_metadata, launch_metadata,
@@ -74,7 +74,8 @@ class BoundsCheckingLauncher(CPULauncher):
         values.append(ctypes.addressof(table))
         if launch_enter_hook is not None:
             launch_enter_hook(launch_metadata)
-        _C.launch(function, gridX, gridY, gridZ, "".join(kinds), tuple(values))
+        with launch_event(self.name, (gridX, gridY, gridZ)):
+            _C.launch(function, gridX, gridY, gridZ, "".join(kinds), tuple(values))
         if table[0]:
             raise IndexError(self._message(table, arguments))
         if launch_exit_hook is not None:

@@ -14,6 +14,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase, decompose_descriptor, expand_signature
 
 from tritium import _C
+from tritium.profiling import launch_event
 
 # One letter per kernel parameter type, as tritium._C.launch packs it.
 _ARGUMENT_KINDS = {
@@ -78,6 +79,7 @@ class CPULauncher:
     def __init__(self, src, metadata):
         self.signature = list(src.signature.values())
         self.param_names = [str(name) for name in src.signature.keys()]
+        self.name = getattr(metadata, "name", None) or "kernel"
 
     def _flatten(self, signature, args, kinds, values, names=None, prefixes=None):
         """Appends each kernel argument's kind and packed value (and, given `names`, the
@@ -109,7 +111,8 @@ class CPULauncher:
         kinds = "".join(kind_list)
         if launch_enter_hook is not None:
             launch_enter_hook(launch_metadata)
-        _C.launch(function, gridX, gridY, gridZ, kinds, tuple(values))
+        with launch_event(self.name, (gridX, gridY, gridZ)):
+            _C.launch(function, gridX, gridY, gridZ, kinds, tuple(values))
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
 
