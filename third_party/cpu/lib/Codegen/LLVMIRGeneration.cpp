@@ -1,6 +1,7 @@
 //===- LLVMIRGeneration.cpp - LLVM dialect to optimized LLVM IR -----------===//
 
 #include "HostTarget.h"
+#include "MinMaxReductionTrees.h"
 #include "tritium/Target/CPU/Codegen.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -85,6 +86,8 @@ mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::strin
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(*llvmModule, modules);
+  // After the vectorizers, which create these reductions; nothing after O3 would undo the tree.
+  expandMinMaxReductionsAsTrees(*llvmModule);
 
   llvm::raw_string_ostream os(llvmIR);
   llvmModule->print(os, nullptr);

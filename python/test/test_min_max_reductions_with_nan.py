@@ -1,0 +1,106 @@
+"""Float max and min reductions over rows, with NaN, infinities and signed zeros.
+
+`tl.max`/`tl.min` ignore NaN unless every value is NaN (LLVM's maxnum/minnum); a `tl.reduce`
+with `tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)` lets any NaN win (maximum/minimum). The vectorized loops end in a vector
+reduction that tritium folds as a tree of halving steps; these rows put the special values in
+every lane position that tree meets (first, last, the halves' edges) and at every length the
+loop splits differently (below one vector, whole vectors, masked tails).
+"""
+
+import numpy as np
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def max_propagating_nan(a, b):
+    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def min_propagating_nan(a, b):
+    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def row_min_max_kernel(x_ptr, out_ptr, stride, n_cols, OP: tl.constexpr, PROPAGATE: tl.constexpr,
+                       BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    if OP == "max":
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+        if PROPAGATE:
+            result = tl.reduce(x, 0, max_propagating_nan)
+        else:
+            result = tl.max(x, axis=0)
+    else:
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=float("inf"))
+        if PROPAGATE:
+            result = tl.reduce(x, 0, min_propagating_nan)
+        else:
+            result = tl.min(x, axis=0)
+    tl.store(out_ptr + row, result)
+
+
+def special_rows(n_cols, generator):
+    """Rows of random values with NaN / inf / -0 planted at the lanes a reduction tree splits at."""
+    rows = []
+    edges = sorted({0, 1, n_cols // 2 - 1, n_cols // 2, n_cols - 2, n_cols - 1, 15, 16, 63, 64} &
+                   set(range(n_cols)))
+    base = lambda: torch.randn(n_cols, generator=generator, dtype=torch.float64) * 100
+    rows.append(base())
+    for lane in edges:
+        for value in (float("nan"), float("inf"), -float("inf")):
+            row = base()
+            row[lane] = value
+            rows.append(row)
+    all_nan = torch.full((n_cols, ), float("nan"), dtype=torch.float64)
+    rows.append(all_nan)
+    one_number = all_nan.clone()
+    one_number[edges[-1]] = 7.0
+    rows.append(one_number)
+    zeros = torch.zeros(n_cols, dtype=torch.float64)
+    zeros[edges[len(edges) // 2]] = -0.0
+    rows.append(zeros)
+    rows.append(-zeros - 1.0)
+    return torch.stack(rows)
+
+
+def reference(x, op, propagate, block):
+    """Over the row as the kernel sees it: padded to the block with the load's `other`."""
+    padding = np.full((x.shape[0], block - x.shape[1]), -np.inf if op == "max" else np.inf)
+    values = np.concatenate([x.double().numpy(), padding], axis=1)
+    if propagate:
+        return (np.max if op == "max" else np.min)(values, axis=1)
+    with np.errstate(invalid="ignore"):
+        return (np.fmax if op == "max" else np.fmin).reduce(values, axis=1)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("n_cols", [3, 8, 16, 100, 256, 1000, 1024, 4096])
+@pytest.mark.parametrize("op,propagate", [("max", False), ("min", False), ("max", True), ("min", True)])
+def test_row_min_max_with_special_values(dtype, n_cols, op, propagate):
+    generator = torch.Generator().manual_seed(n_cols)
+    x = special_rows(n_cols, generator).to(dtype)
+    out = torch.empty(x.shape[0], dtype=dtype)
+    block = triton.next_power_of_2(n_cols)
+    row_min_max_kernel[(x.shape[0], )](x, out, x.stride(0), n_cols, OP=op, PROPAGATE=propagate, BLOCK=block)
+    expected = reference(x, op, propagate, block)
+    got = out.double().numpy()
+    # +0 and -0 compare equal: maxnum may return either for a tie between them.
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("op,propagate,name", [("max", False, "maxnum"), ("min", False, "minnum"),
+                                               ("max", True, "maximum"), ("min", True, "minimum")])
+def test_the_vector_reduction_is_a_tree(op, propagate, name):
+    x = torch.randn(4, 1024)
+    out = torch.empty(4)
+    compiled = row_min_max_kernel[(4, )](x, out, x.stride(0), 1024, OP=op, PROPAGATE=propagate, BLOCK=1024)
+    llir = compiled.asm["llir"]
+    # No serial reduction left for instruction selection; halving steps on vectors instead.
+    assert "llvm.vector.reduce.f" not in llir
+    assert f"@llvm.{name}.v" in llir
