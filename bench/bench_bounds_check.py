@@ -2,6 +2,7 @@
 
     python bench/bench_bounds_check.py            # full sizes
     python bench/bench_bounds_check.py --quick    # small sizes (what CI runs, to see it works)
+    python bench/bench_bounds_check.py --save-path DIR    # also the table as DIR/NAME.csv, plotted in DIR/NAME.png
 
 Columns, all measured in this run at the thread count tritium and torch use by default
 (milliseconds, lower is better): tritium as compiled by default, tritium with every load, store
@@ -10,18 +11,21 @@ of the checks as a ratio. The default mode has no checks and pays nothing for th
 are the ones every other benchmark measures.
 """
 
-import argparse
+import functools
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
 from kernels import add, matmul, softmax  # noqa: E402
-from timing import median_seconds, print_table  # noqa: E402
+from timing import median_seconds  # noqa: E402
+
+LINES = ["tritium", "tritium check_bounds", "torch eager"]
 
 
-def cases(quick):
+def all_cases(quick):
     n = 1 << (16 if quick else 22)
     rows, cols = (256, 256) if quick else (4096, 1024)
     size = 128 if quick else 512
@@ -36,25 +40,31 @@ def cases(quick):
            lambda: torch.testing.assert_close(c, a @ b, rtol=1e-3, atol=1e-3))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    min_time = 0.05 if args.quick else 0.5
-    rows = []
-    for name, run, eager, check in cases(args.quick):
+@functools.cache  # made once, measured line by line
+def checked_cases(quick):
+    cases = {}
+    for name, run, eager, check in all_cases(quick):
         for options in ({}, {"check_bounds": True}):
             run(**options)
             check()
-        plain = median_seconds(lambda: run(), min_time=min_time)
-        checked = median_seconds(lambda: run(check_bounds=True), min_time=min_time)
-        torch_time = median_seconds(eager, min_time=min_time)
-        rows.append([name, f"{plain * 1e3:.3f}", f"{checked * 1e3:.3f}", f"{torch_time * 1e3:.3f}",
-                     f"{checked / plain:.2f}x"])
-    print_table(f"Bounds checking (tritium threads: {os.environ.get('TRITIUM_NUM_THREADS', 'all cores')}, "
-                f"torch threads: {torch.get_num_threads()})", "ms",
-                ["kernel", "tritium", "tritium check_bounds", "torch eager", "cost of the checks"], rows,
-                better="lower")
+        cases[name] = {"tritium": run, "tritium check_bounds": lambda run=run: run(check_bounds=True),
+                       "torch eager": eager}
+    return cases
+
+
+def measure(provider, kernel, quick):
+    return median_seconds(checked_cases(quick)[kernel][provider], min_time=0.05 if quick else 0.5) * 1e3
+
+
+def main():
+    args = report.parser(__doc__, "small sizes").parse_args()
+    title = (f"Bounds checking (tritium threads: {os.environ.get('TRITIUM_NUM_THREADS', 'all cores')}, "
+             f"torch threads: {torch.get_num_threads()})")
+    bench = report.benchmark(title, "ms", ["kernel"], list(checked_cases(args.quick)), LINES, quick=args.quick)
+    table = report.run(measure, [bench], args.save_path)
+    table["cost of the checks"] = table["tritium check_bounds"] / table["tritium"]
+    report.print_table(title, "ms", table, ["kernel", *LINES, "cost of the checks"], better="lower",
+                       formats={**{line: "{:.3f}" for line in LINES}, "cost of the checks": "{:.2f}x"})
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 
     python bench/bench_inductor.py            # forward passes, inference mode
     python bench/bench_inductor.py --quick    # two small models (what CI runs)
+    python bench/bench_inductor.py --save-path DIR    # also the table as DIR/NAME.csv, plotted in DIR/NAME.png
 
 Prints milliseconds per forward pass and the ratio to eager (lower is better).
 """
 
-import argparse
+import functools
 import os
 import sys
 
@@ -15,9 +16,13 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
+BACKENDS = {"Inductor C++": "cpp", "Inductor + tritium": "triton"}  # the lines compiled, and their cpu_backend
 
+
+@functools.cache  # built once, measured line by line
 def models(quick):
     import transformers
     torch.manual_seed(0)
@@ -41,26 +46,31 @@ def models(quick):
     return suite
 
 
+def measure(provider, model, quick):
+    module, inputs = models(quick)[model]
+    module.eval()
+    with torch.inference_mode():
+        if provider == "eager":
+            return median_seconds(lambda: module(*inputs), min_time=0.5) * 1e3
+        torch._dynamo.reset()
+        compiled = torch.compile(module, options={"cpu_backend": BACKENDS[provider]})
+        compiled(*inputs)
+        return median_seconds(lambda: compiled(*inputs), min_time=0.5) * 1e3
+
+
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
+    args = report.parser(__doc__, "two small models").parse_args()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
-    print("\n| model | eager (ms) | Inductor C++ (ms) | Inductor + tritium (ms) | tritium / eager | tritium / C++ |")
-    print("|---|---|---|---|---|---|")
-    for name, (model, inputs) in models(args.quick).items():
-        model.eval()
-        times = {}
-        with torch.inference_mode():
-            times["eager"] = median_seconds(lambda: model(*inputs), min_time=0.5)
-            for backend in ("cpp", "triton"):
-                torch._dynamo.reset()
-                compiled = torch.compile(model, options={"cpu_backend": backend})
-                compiled(*inputs)
-                times[backend] = median_seconds(lambda: compiled(*inputs), min_time=0.5)
-        ms = {k: v * 1000 for k, v in times.items()}
-        print(f"| {name} | {ms['eager']:.3f} | {ms['cpp']:.3f} | {ms['triton']:.3f} | "
-              f"{times['triton'] / times['eager']:.2f}x | {times['triton'] / times['cpp']:.2f}x |")
+    title, lines = "Inductor, forward pass in inference mode", ["eager", *BACKENDS]
+    # The models' times differ by 100x: a log scale shows each.
+    bench = report.benchmark(title, "ms", ["model"], list(models(args.quick)), lines, y_log=True, quick=args.quick)
+    table = report.run(measure, [bench], args.save_path)
+    table["tritium / eager"] = table["Inductor + tritium"] / table["eager"]
+    table["tritium / C++"] = table["Inductor + tritium"] / table["Inductor C++"]
+    report.print_table(title, "ms", table.rename(columns={line: f"{line} (ms)" for line in lines}),
+                       ["model", *(f"{line} (ms)" for line in lines), "tritium / eager", "tritium / C++"],
+                       better="lower", formats={**{f"{line} (ms)": "{:.3f}" for line in lines},
+                                                "tritium / eager": "{:.2f}x", "tritium / C++": "{:.2f}x"})
 
 
 if __name__ == "__main__":

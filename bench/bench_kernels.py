@@ -2,15 +2,17 @@
 
     python bench/bench_kernels.py            # full sizes
     python bench/bench_kernels.py --quick    # small sizes (what CI runs, to see it works)
+    python bench/bench_kernels.py --save-path DIR    # also each table as DIR/NAME.csv, plotted in DIR/NAME.png
 
 All columns are measured in this run, on this machine. The Triton interpreter
-(TRITON_INTERPRET=1) runs in a subprocess, on the small sizes only: it is orders of
-magnitude slower. Threads: tritium uses TRITIUM_NUM_THREADS or every core; torch uses its
-own default (every core).
+(TRITON_INTERPRET=1) runs in a subprocess, on the small sizes only ("—" above them): it is
+orders of magnitude slower. Threads: tritium uses TRITIUM_NUM_THREADS or every core; torch
+uses its own default (every core).
 """
 
-import argparse
+import functools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -20,9 +22,11 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels  # noqa: E402
-from timing import median_seconds, print_table  # noqa: E402
+import report  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 INTERPRETER_LIMIT = {"add": 1 << 16, "softmax": 256 * 256, "matmul": 128}
+LINES = ["tritium", "torch eager", "numpy", "Triton interpreter"]
 
 
 def add_case(n):
@@ -30,7 +34,7 @@ def add_case(n):
     xn, yn, on = x.numpy(), y.numpy(), out.numpy()
     return {
         "work": 3 * 4 * n, "check": lambda: torch.testing.assert_close(out, x + y),
-        "tritium": lambda: kernels.add(x, y, out), "torch": lambda: torch.add(x, y, out=out),
+        "tritium": lambda: kernels.add(x, y, out), "torch eager": lambda: torch.add(x, y, out=out),
         "numpy": lambda: np.add(xn, yn, out=on),
     }
 
@@ -45,7 +49,7 @@ def softmax_case(rows, cols):
 
     return {
         "work": 2 * 4 * rows * cols, "check": lambda: torch.testing.assert_close(out, torch.softmax(x, 1)),
-        "tritium": lambda: kernels.softmax(x, out), "torch": lambda: torch.softmax(x, 1),
+        "tritium": lambda: kernels.softmax(x, out), "torch eager": lambda: torch.softmax(x, 1),
         "numpy": numpy_softmax,
     }
 
@@ -55,7 +59,7 @@ def matmul_case(size):
     an, bn = a.numpy(), b.numpy()
     return {
         "work": 2 * size**3, "check": lambda: torch.testing.assert_close(c, a @ b, rtol=1e-3, atol=1e-3),
-        "tritium": lambda: kernels.matmul(a, b, c), "torch": lambda: torch.mm(a, b),
+        "tritium": lambda: kernels.matmul(a, b, c), "torch eager": lambda: torch.mm(a, b),
         "numpy": lambda: an @ bn,
     }
 
@@ -82,48 +86,47 @@ print(json.dumps(median_seconds(f, min_time=0.5, warmup=1, max_reps=5)))
     env = dict(os.environ, TRITON_INTERPRET="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
+        print(f"Triton interpreter failed on {kind} {shape}: {(out.stderr.strip().splitlines() or [''])[-1]}")
         return None
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def rate(seconds, work, scale):
-    value = work / seconds / scale
-    return f"{value:.1f}" if value >= 1 else f"{value:.3g}"
+@functools.lru_cache(maxsize=1)  # perf_report measures every line at one size before the next size
+def checked_case(kind, *shape):
+    case = {"add": add_case, "softmax": softmax_case, "matmul": matmul_case}[kind](*shape)
+    case["tritium"]()
+    case["check"]()
+    return case
 
 
-def run(title, unit, scale, kind, cases):
-    rows = []
-    for label, shape, case in cases:
-        case["tritium"]()
-        case["check"]()
-        row = [label]
-        for column in ("tritium", "torch", "numpy"):
-            row.append(rate(median_seconds(case[column]), case["work"], scale))
-        elements = shape[0] if kind == "matmul" else int(np.prod(shape))
-        if elements <= INTERPRETER_LIMIT[kind]:
-            seconds = interpreter_rate(kind, shape)
-            row.append(rate(seconds, case["work"], scale) if seconds else "failed")
-        else:
-            row.append("(too slow)")
-        rows.append(row)
-    print_table(title, unit, ["size", "tritium", "torch eager", "numpy", "Triton interpreter"], rows)
+def measure(provider, kind, size, scale, **shape):
+    """Work per second (over scale) of one implementation at one size; None where the interpreter is too slow."""
+    shape = tuple(shape.values())
+    case = checked_case(kind, *shape)
+    if provider != "Triton interpreter":
+        return case["work"] / median_seconds(case[provider]) / scale
+    if (shape[0] if kind == "matmul" else math.prod(shape)) > INTERPRETER_LIMIT[kind]:
+        return None
+    seconds = interpreter_rate(kind, shape)
+    return case["work"] / seconds / scale if seconds else None
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes only")
-    args = parser.parse_args()
+    args = report.parser(__doc__, "small sizes only").parse_args()
     import tritium
     print(f"tritium {tritium.__version__}, {tritium.get_num_threads()} threads; torch {torch.__version__} "
           f"with {torch.get_num_threads()} threads")
 
     adds = [1 << 16] if args.quick else [1 << 16, 1 << 20, 1 << 24]
-    run("vector add, fp32", "GB/s", 1e9, "add", [(f"{n:,}", (n, ), add_case(n)) for n in adds])
     softmaxes = [(256, 256)] if args.quick else [(256, 256), (4096, 1024), (1024, 4096)]
-    run("row softmax, fp32", "GB/s", 1e9, "softmax",
-        [(f"{r}x{c}", (r, c), softmax_case(r, c)) for r, c in softmaxes])
     sizes = [128] if args.quick else [128, 512, 1024]
-    run("matmul, fp32", "GFLOP/s", 1e9, "matmul", [(f"{s}^3", (s, ), matmul_case(s)) for s in sizes])
+    for title, unit, kind, x_names, x_vals in (
+        ("vector add, fp32", "GB/s", "add", ["size", "n"], [(f"{n:,}", n) for n in adds]),
+        ("row softmax, fp32", "GB/s", "softmax", ["size", "rows", "cols"], [(f"{r}x{c}", r, c) for r, c in softmaxes]),
+        ("matmul, fp32", "GFLOP/s", "matmul", ["size", "n"], [(f"{n}^3", n) for n in sizes]),
+    ):
+        bench = report.benchmark(f"kernels: {title}", unit, x_names, x_vals, LINES, kind=kind, scale=1e9)
+        report.print_table(title, unit, report.run(measure, [bench], args.save_path), ["size"] + LINES)
 
 
 if __name__ == "__main__":

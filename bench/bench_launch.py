@@ -2,6 +2,7 @@
 
     python bench/bench_launch.py            # full
     python bench/bench_launch.py --quick    # fewer repetitions (what CI runs, to see it works)
+    python bench/bench_launch.py --save-path DIR    # also each table as DIR/NAME.csv, plotted in DIR/NAME.png
 
 Columns, all measured in this run (microseconds per launch, lower is better):
 - `kernel[grid](...)`: Triton's JIT dispatch (argument binding, specialisation, cache lookup)
@@ -12,17 +13,20 @@ Columns, all measured in this run (microseconds per launch, lower is better):
 The kernel does almost nothing (4 elements per program), so the numbers are the overhead.
 """
 
-import argparse
+import functools
 import os
 import sys
 import time
 
+import pandas as pd
 import torch
 import triton
 import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from timing import print_table  # noqa: E402
+import report  # noqa: E402
+
+LINES = ["kernel[grid](...)", "CompiledKernel.run", "torch.add (eager)"]
 
 
 @triton.jit
@@ -43,7 +47,9 @@ def per_call_us(fn, reps):
     return best * 1e6
 
 
-def measure(programs, reps):
+@functools.lru_cache(maxsize=1)  # perf_report measures every line at one grid before the next grid
+def launches(programs):
+    """The ways to launch the kernel on `programs` programs, by line."""
     block = 4
     a, b, c, d = (torch.randn(programs * block) for _ in range(4))
     grid = (programs, )
@@ -56,32 +62,32 @@ def measure(programs, reps):
     def direct():
         run(programs, 1, 1, None, function, packed, None, enter, exit_, a, b, c, d, block)
 
-    return [
-        per_call_us(lambda: tiny_kernel[grid](a, b, c, d, BLOCK=block), reps),
-        per_call_us(direct, reps),
-        per_call_us(lambda: torch.add(a, b, out=d), reps),
-    ]
+    return dict(zip(LINES, (lambda: tiny_kernel[grid](a, b, c, d, BLOCK=block), direct,
+                            lambda: torch.add(a, b, out=d))))
+
+
+def measure(provider, programs, reps, threads):
+    return per_call_us(launches(programs)[provider], reps)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    args = parser.parse_args()
+    args = report.parser(__doc__, "fewer repetitions").parse_args()
     import tritium
     reps = 500 if args.quick else 20000
     cores = os.cpu_count() or 1
-    rows = []
+    tables = []
     for threads in sorted({1, cores}):
         tritium.set_num_threads(threads)
-        for programs in (1, 4, 64):
-            kernel, run, eager = measure(programs, reps)
-            rows.append([str(threads), str(programs), f"{kernel:.2f}", f"{run:.2f}", f"{eager:.2f}"])
+        bench = report.benchmark(f"launch cost, tritium on {report.threads(threads)}", "µs per launch", ["programs"],
+                                 [1, 4, 64], LINES, x_log=True, reps=reps, threads=threads)
+        tables.append(report.run(measure, [bench], args.save_path))
     tritium.set_num_threads(cores)
     print(f"tritium {tritium.__version__}; torch {torch.__version__} with {torch.get_num_threads()} threads; "
           f"{cores} cores")
-    print_table("launch cost of a 4-tensor kernel", "µs per launch",
-                ["tritium threads", "programs", "kernel[grid](...)", "CompiledKernel.run", "torch.add (eager)"], rows,
-                better="lower")
+    table = pd.concat(tables, ignore_index=True).rename(columns={"threads": "tritium threads"})
+    report.print_table("launch cost of a 4-tensor kernel", "µs per launch", table,
+                       ["tritium threads", "programs"] + LINES, better="lower",
+                       formats={"programs": "{:.0f}", **{line: "{:.2f}" for line in LINES}})
 
 
 if __name__ == "__main__":

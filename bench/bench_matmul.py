@@ -3,6 +3,7 @@
     python bench/bench_matmul.py            # square 512-2048 and skinny shapes, autotuned, 1 and all threads
     python bench/bench_matmul.py --large    # adds 4096^3
     python bench/bench_matmul.py --quick    # 256^3 per dtype, one config, all cores (what CI runs)
+    python bench/bench_matmul.py --save-path DIR    # also a CSV table and a PNG plot per dtype and thread count
 
 GFLOP/s counts 2*M*N*K. The torch column is torch.mm in the same dtype (int8: torch._int_mm, int32
 results); `ratio` is tritium / torch; `vs fp32` is tritium in that dtype / tritium's fp32 at the same shape
@@ -10,18 +11,20 @@ and thread count. numpy (fp32 only) runs its BLAS with whatever threads that BLA
 checked before timing: fp32 against torch, bf16/fp16 against an fp32 product of the same inputs, int8 exactly.
 """
 
-import argparse
+import functools
 import os
 import sys
 
-import numpy as np
+import pandas as pd
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matmul_kernels  # noqa: E402
-from timing import median_seconds, print_table  # noqa: E402
+import report  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "int8": torch.int8}
+BLOCKS = {}  # (dtype, MxNxK) -> the tile shape tritium ran (autotuning picks it once per shape)
 
 
 def operands(M, N, K, dtype):
@@ -52,49 +55,63 @@ def gflops(M, N, K, seconds):
     return 2 * M * N * K / seconds / 1e9
 
 
+@functools.lru_cache(maxsize=1)  # perf_report measures every line at one shape before the next shape
+def checked_operands(dtype, M, N, K, autotune):
+    a, b, c = operands(M, N, K, DTYPES[dtype])
+    config = matmul_kernels.matmul(a, b, c, autotune=autotune)
+    check(c, a, b)
+    BLOCKS[(dtype, f"{M}x{N}x{K}")] = "x".join(str(config[k]) for k in ("BLOCK_M", "BLOCK_N", "BLOCK_K"))
+    return a, b, c
+
+
+def measure(provider, dtype, autotune, threads, MxNxK, M, N, K):
+    a, b, c = checked_operands(dtype, M, N, K, autotune)
+    if provider == "tritium":
+        return gflops(M, N, K, median_seconds(lambda: matmul_kernels.matmul(a, b, c, autotune=autotune)))
+    if provider == "torch":
+        return gflops(M, N, K, median_seconds(lambda: torch_product(a, b)))
+    an, bn = a.numpy(), b.numpy()
+    return gflops(M, N, K, median_seconds(lambda: an @ bn))
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="256^3 only, one config, all cores")
+    parser = report.parser(__doc__, "256^3 only, one config, all cores")
     parser.add_argument("--large", action="store_true", help="add 4096^3")
     parser.add_argument("--dtypes", default=",".join(DTYPES), help="comma-separated among " + ",".join(DTYPES))
     args = parser.parse_args()
     import tritium
     cores = os.cpu_count() or 1
     threads = [cores] if args.quick else sorted({1, cores})
-    flags = sorted(set(open("/proc/cpuinfo").read().split()) & {"avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni",
-                                                               "avx_vnni", "avx512_fp16", "amx_bf16", "amx_int8"})
-    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {' '.join(flags)}")
+    flags = report.cpu_features({"avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "avx_vnni", "avx512_fp16",
+                                 "amx_bf16", "amx_int8"})
+    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {flags}")
     if args.quick:
         shapes = [(256, 256, 256)]
     else:
         shapes = [(s, s, s) for s in (512, 1024, 2048)] + [(4096, 4096, 4096)] * args.large
         shapes += [(16, 4096, 4096), (64, 4096, 4096)]
+    x_vals = [(f"{M}x{N}x{K}", M, N, K) for M, N, K in shapes]
     dtypes = [d for d in args.dtypes.split(",") if d]
-    rows = []
+    tables = []
     for thread_count in threads:
         tritium.set_num_threads(thread_count)
         torch.set_num_threads(thread_count)
-        own_fp32 = {}
-        for name in dtypes:
-            dtype = DTYPES[name]
-            for M, N, K in shapes:
-                a, b, c = operands(M, N, K, dtype)
-                config = matmul_kernels.matmul(a, b, c, autotune=not args.quick)
-                check(c, a, b)
-                ours = gflops(M, N, K, median_seconds(lambda: matmul_kernels.matmul(a, b, c, autotune=not args.quick)))
-                theirs = gflops(M, N, K, median_seconds(lambda: torch_product(a, b)))
-                numpy_rate = "—"
-                if dtype == torch.float32:
-                    an, bn = a.numpy(), b.numpy()
-                    numpy_rate = f"{gflops(M, N, K, median_seconds(lambda: an @ bn)):.1f}"
-                    own_fp32[(M, N, K)] = ours
-                vs_fp32 = f"{ours / own_fp32[(M, N, K)]:.2f}" if (M, N, K) in own_fp32 and name != "fp32" else "—"
-                block = "x".join(str(config[k]) for k in ("BLOCK_M", "BLOCK_N", "BLOCK_K"))
-                rows.append([name, f"{M}x{N}x{K}", str(thread_count), f"{ours:.1f}", f"{theirs:.1f}", numpy_rate,
-                             f"{ours / theirs:.2f}", vs_fp32, block])
-                sys.stdout.flush()
-    print_table("matmul", "GFLOP/s", ["dtype", "MxNxK", "threads", "tritium", "torch", "numpy", "ratio", "vs fp32",
-                                      "tritium blocks"], rows)
+        # A plot per dtype and thread count, against the shape; numpy (its BLAS) only multiplies fp32.
+        benches = [report.benchmark(f"matmul {name}, {report.threads(thread_count)}", "GFLOP/s",
+                                    ["MxNxK", "M", "N", "K"], x_vals,
+                                    ["tritium", "torch", "numpy"] if name == "fp32" else ["tritium", "torch"],
+                                    dtype=name, autotune=not args.quick, threads=thread_count) for name in dtypes]
+        table = report.run(measure, benches, args.save_path)
+        fp32 = table[table["dtype"] == "fp32"].set_index("MxNxK")["tritium"]
+        table["vs fp32"] = (table["tritium"] / table["MxNxK"].map(fp32)).where(table["dtype"] != "fp32")
+        tables.append(table)
+    table = pd.concat(tables, ignore_index=True)
+    table["ratio"] = table["tritium"] / table["torch"]
+    table["tritium blocks"] = [BLOCKS[key] for key in zip(table["dtype"], table["MxNxK"])]
+    report.print_table("matmul", "GFLOP/s", table, ["dtype", "MxNxK", "threads", "tritium", "torch", "numpy", "ratio",
+                                                    "vs fp32", "tritium blocks"],
+                       formats={"tritium": "{:.1f}", "torch": "{:.1f}", "numpy": "{:.1f}", "ratio": "{:.2f}",
+                                "vs fp32": "{:.2f}"})
     tritium.set_num_threads(cores)
     torch.set_num_threads(cores)
 

@@ -3,6 +3,7 @@
     python bench/bench_memory_bound.py            # every kernel, size and thread count
     python bench/bench_memory_bound.py --quick    # small sizes, all cores (what CI runs)
     python bench/bench_memory_bound.py --only softmax,add
+    python bench/bench_memory_bound.py --save-path DIR    # also a CSV table and a PNG plot per kernel
 
 Every number is GB/s of the bytes the operation must move (inputs read once, outputs written
 once), measured in this run on this machine; `ratio` is tritium / torch eager. `copy` is the
@@ -11,18 +12,22 @@ count applies to tritium (`tritium.set_num_threads`) and torch (`torch.set_num_t
 alike; numpy runs on one thread. Results are checked against torch before timing.
 """
 
-import argparse
+import functools
 import os
 import sys
 
 import numpy as np
+import pandas as pd
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import memory_kernels as mk  # noqa: E402
-from timing import median_seconds, print_table  # noqa: E402
+import report  # noqa: E402
+from timing import median_seconds  # noqa: E402
 
 F32, BF16 = torch.float32, torch.bfloat16
+# The plots' lines and the cases' keys they measure (copy: the host's copy bandwidth, the ceiling).
+LINES = {"tritium": "tritium", "torch eager": "torch", "numpy (1 thread)": "numpy", "copy": None}
 
 
 def _close(actual, expected, dtype=F32, atol=None):
@@ -150,63 +155,77 @@ def gbps(case, column):
     return case["bytes"] / median_seconds(fn, min_time=0.15) / 1e9
 
 
-def fmt(value):
-    return "—" if value is None else (f"{value:.1f}" if value >= 1 else f"{value:.3g}")
-
-
-def copy_bandwidth(nbytes):
+@functools.cache  # once per size and thread count of a section: every kernel's plot shows it
+def copy_bandwidth(nbytes, threads):
     src = torch.empty(max(1, nbytes // 8), dtype=torch.float32)
     dst = torch.empty_like(src)
     return 2 * src.numel() * 4 / median_seconds(lambda: dst.copy_(src), min_time=0.1) / 1e9
 
 
-def run_section(title, make_cases, shapes, threads, only):
+@functools.lru_cache(maxsize=1)  # perf_report measures every line at one size before the next size
+def cases_at(section, dtype, *shape):
+    if section == "row":
+        return row_cases(*shape, getattr(torch, dtype))
+    return {"elementwise": elementwise_cases, "reduction": reduction_cases}[section](*shape)
+
+
+def measure(provider, kernel, section, dtype, threads, size, copy_bytes, **shape):
+    """GB/s of one implementation of one kernel at one size (None: numpy has no such operation)."""
+    if provider == "copy":
+        return copy_bandwidth(copy_bytes, threads)
+    case = cases_at(section, dtype, *shape.values())[kernel]
+    if provider == "tritium":  # the first line: the results are checked before anything is timed
+        if "setup" in case:
+            case["setup"]()
+        case["tritium"]()
+        case["check"]()
+    return gbps(case, LINES[provider])
+
+
+def run_section(title, section, dtype, x_names, x_vals, threads, only, save_path):
+    """A plot per kernel and thread count (every line against the size), a table of them all. x_vals are
+    (label, *shape, bytes the copy line moves)."""
     import tritium
-    rows = []
-    for label, shape_args, nbytes in shapes:
-        cases = make_cases(*shape_args)
-        for thread_count in threads:
-            tritium.set_num_threads(thread_count)
-            torch.set_num_threads(thread_count)
-            copy = copy_bandwidth(nbytes)
-            for name, case in cases.items():
-                if only and not any(word in name for word in only):
-                    continue
-                if "setup" in case:
-                    case["setup"]()
-                case["tritium"]()
-                case["check"]()
-                t, ref, npy = gbps(case, "tritium"), gbps(case, "torch"), gbps(case, "numpy")
-                rows.append([name, label, str(thread_count), fmt(t), fmt(ref), fmt(npy), f"{t / ref:.2f}", fmt(copy)])
-    if rows:
-        print_table(title, "GB/s", ["kernel", "size", "threads", "tritium", "torch eager", "numpy (1 thread)",
-                                    "ratio", "copy"], rows)
-        sys.stdout.flush()
+    kernels = [name for name in cases_at(section, dtype, *x_vals[0][1:-1]) if not only or any(w in name for w in only)]
+    if not kernels:
+        return
+    copy_bandwidth.cache_clear()  # measured anew for each section
+    tables = []
+    for thread_count in threads:
+        tritium.set_num_threads(thread_count)
+        torch.set_num_threads(thread_count)
+        in_dtype = f", {dtype}" if section == "row" else ""
+        benches = [report.benchmark(f"memory-bound: {name}{in_dtype}, {report.threads(thread_count)}", "GB/s", x_names,
+                                    x_vals, list(LINES), kernel=name, section=section, dtype=dtype,
+                                    threads=thread_count) for name in kernels]
+        tables.append(report.run(measure, benches, save_path))
+    table = pd.concat(tables, ignore_index=True)
+    table["ratio"] = table["tritium"] / table["torch eager"]
+    report.print_table(title, "GB/s", table, ["kernel", "size", "threads", "tritium", "torch eager", "numpy (1 thread)",
+                                              "ratio", "copy"], formats={"ratio": "{:.2f}"})
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes, all cores")
+    parser = report.parser(__doc__, "small sizes, all cores")
     parser.add_argument("--only", default="", help="comma-separated words: run the kernels whose names contain one")
     args = parser.parse_args()
     import tritium
     cores = os.cpu_count() or 1
     threads = [cores] if args.quick else sorted({1, cores})
     only = [w for w in args.only.split(",") if w]
-    flags = sorted(set(open("/proc/cpuinfo").read().split()) & {"avx2", "fma", "avx512f", "avx512bw", "avx512_bf16",
-                                                               "avx512_fp16", "amx_bf16"}) if os.path.exists(
-                                                                   "/proc/cpuinfo") else []
-    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {' '.join(flags)}")
+    flags = report.cpu_features({"avx2", "fma", "avx512f", "avx512bw", "avx512_bf16", "avx512_fp16", "amx_bf16"})
+    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {flags}")
 
     sizes = [1 << 16] if args.quick else [1 << 16, 1 << 20, 1 << 24]
-    run_section("elementwise", elementwise_cases, [(f"2^{n.bit_length() - 1}", (n, ), 12 * n) for n in sizes], threads,
-                only)
+    run_section("elementwise", "elementwise", "float32", ["size", "n", "copy_bytes"],
+                [(f"2^{n.bit_length() - 1}", n, 12 * n) for n in sizes], threads, only, args.save_path)
     shapes = [(256, 256)] if args.quick else [(4096, 1024), (1024, 4096), (256, 256)]
-    for dtype in (F32, BF16):
-        run_section(f"row kernels, {str(dtype)[6:]} in and out", lambda r, c, d=dtype: row_cases(r, c, d),
-                    [(f"{r}x{c}", (r, c), 2 * r * c * 4) for r, c in shapes], threads, only)
-    run_section("reductions and scans, float32", reduction_cases,
-                [(f"{r}x{c}", (r, c), r * c * 4) for r, c in shapes], threads, only)
+    x_names = ["size", "rows", "cols", "copy_bytes"]
+    for dtype in ("float32", "bfloat16"):
+        run_section(f"row kernels, {dtype} in and out", "row", dtype, x_names,
+                    [(f"{r}x{c}", r, c, 2 * r * c * 4) for r, c in shapes], threads, only, args.save_path)
+    run_section("reductions and scans, float32", "reduction", "float32", x_names,
+                [(f"{r}x{c}", r, c, r * c * 4) for r, c in shapes], threads, only, args.save_path)
     tritium.set_num_threads(cores)
     torch.set_num_threads(cores)
 

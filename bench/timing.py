@@ -15,10 +15,3 @@ def median_seconds(fn, min_time=0.2, warmup=3, max_reps=1000):
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
-
-def print_table(title, unit, header, rows, better="higher"):
-    print(f"\n## {title} ({unit}, {better} is better)\n")
-    print("| " + " | ".join(header) + " |")
-    print("|" + "|".join("---" for _ in header) + "|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
