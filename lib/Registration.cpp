@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
@@ -106,6 +108,10 @@ void registerPasses() {
   mlir::registerFinalizeMemRefToLLVMConversionPass();
   mlir::registerUBToLLVMConversionPass();
   mlir::registerReconcileUnrealizedCastsPass();
+  // Upstream passes the reference target's textual pipeline (third_party/reference) names.
+  mlir::memref::registerExpandStridedMetadataPass();
+  mlir::arith::registerArithEmulateUnsupportedFloats();
+  mlir::arith::registerArithExpandOpsPass();
   registerTritonToLinalgPasses();
   cpu::registerCPUPasses();
   cpu::registerCPUPipelines();

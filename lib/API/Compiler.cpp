@@ -13,8 +13,11 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -168,6 +171,8 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
         pm.addPass(createLiftControlFlowToSCFPass());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
+        // What a device target receives: nothing outside the contract of docs/new-device.md.
+        pm.addPass(createVerifyLinalgContract());
         return success();
       },
       [](ModuleOp module, DiagnosticCollector &) { return printed(module, true); });
@@ -189,6 +194,22 @@ Result lowerLinalgToLLVMIR(const std::string &linalg, bool numpyExp) {
         Result result;
         result.ok = true;
         result.output = std::move(llvmIR);
+        return result;
+      });
+}
+
+Result translateToLLVMIR(const std::string &llvmDialect) {
+  return withModule(
+      llvmDialect, [](OpPassManager &) { return success(); },
+      [](ModuleOp module, DiagnosticCollector &diagnostics) {
+        llvm::LLVMContext context;
+        std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, context);
+        if (!llvmModule)
+          return errorResult(diagnostics, "error: the module is not (only) the LLVM dialect");
+        Result result;
+        result.ok = true;
+        llvm::raw_string_ostream os(result.output);
+        llvmModule->print(os, nullptr);
         return result;
       });
 }

@@ -111,6 +111,12 @@ PYBIND11_MODULE(_C, m) {
       },
       py::arg("linalg"), py::arg("numpy_exp") = false);
   m.def(
+      "translate_to_llir",
+      [](const std::string &llvmDialect) {
+        return unwrap(tritium::api::translateToLLVMIR(llvmDialect));
+      },
+      py::arg("llvm_dialect"), "A module of the LLVM dialect as LLVM IR text, unoptimized.");
+  m.def(
       "llir_to_object",
       [](const std::string &llir) {
         Result result;
@@ -157,6 +163,15 @@ PYBIND11_MODULE(_C, m) {
       py::arg("kinds"), py::arg("args"),
       "Run the grid with the GIL released. kinds has one letter per argument: p pointer, "
       "b bool, i/l signed, u/U unsigned, f f32, d f64, h 16-bit float bits.");
+  m.def(
+      "take_assert_failure",
+      []() -> py::object {
+        std::string failure;
+        if (!tritium::cpu::takeAssertFailure(failure))
+          return py::none();
+        return py::str(failure);
+      },
+      "The first tl.device_assert failure since the last call (and forgets it), or None.");
   if (!tritium::python::addNativeLauncherType(m.ptr()))
     throw py::error_already_set();
   m.def("set_num_threads", &tritium::cpu::setNumThreads, py::arg("threads"));

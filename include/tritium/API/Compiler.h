@@ -30,6 +30,8 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds = false);
 /// The linalg form to optimized LLVM IR for the host CPU. `numpyExp`: f32 exp computed as
 /// numpy does (bit-identical to Triton's interpreter) instead of the faster polynomial.
 Result lowerLinalgToLLVMIR(const std::string &linalg, bool numpyExp = false);
+/// A module of the LLVM dialect as LLVM IR text, translated as it is (no optimization).
+Result translateToLLVMIR(const std::string &llvmDialect);
 /// LLVM IR to a relocatable object for the host CPU (bytes in `output`).
 Result compileLLVMIRToObject(const std::string &llvmIR);
 /// Host CPU name and features: part of every cache key, since objects are host-specific.

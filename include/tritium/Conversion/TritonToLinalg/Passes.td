@@ -132,4 +132,20 @@ def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
   }];
 }
 
+def VerifyLinalgContract : Pass<"verify-linalg-contract", "mlir::ModuleOp"> {
+  let summary = "Reject anything outside the linalg stage's device-neutral contract";
+  let description = [{
+    The linalg stage is what a device target consumes (docs/new-device.md). This pass checks
+    that a module holds only that: ops of the builtin, func, arith, math, scf, linalg, tensor,
+    memref, bufferization and ub dialects and the LLVM dialect's pointer ops (getelementptr,
+    load, store, atomicrmw, cmpxchg, extractvalue, inttoptr, ptrtoint, mlir.global,
+    mlir.addressof, mlir.constant/zero/undef/poison, intr.assume); values of signless
+    integers (i1, i8, i16, i32, i64; i128 for 64-bit high products), f16/bf16/f32/f64, the fp8 formats, index, `!llvm.ptr`
+    and tensors/memrefs of those; one public kernel function whose arguments are pointers and
+    scalars followed by the six `i32` of the grid (program id x, y, z; grid size x, y, z) and
+    which returns nothing; other functions private, either defined in the module or one of the
+    device runtime functions. Each violation is an error at the op that commits it.
+  }];
+}
+
 #endif // TRITIUM_CONVERSION_TRITONTOLINALG_PASSES
