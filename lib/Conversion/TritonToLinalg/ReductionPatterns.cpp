@@ -4,9 +4,11 @@
 // over the whole axis starting from that identity. Other combiners (argmin/argmax over two
 // operands, user functions) have no identity: they combine neighbouring pairs level by level
 // (axes are powers of two), each level a parallel linalg.generic, as a GPU's tree does.
-// Either way the loops vectorize. A scan along the innermost axis doubles its reach pass by
-// pass (each pass a parallel linalg.generic); along an outer axis it walks the axis with a
-// loop, combining each slice (a contiguous row) with the running one.
+// Either way the loops vectorize. A scan of a 1-D tile runs in chunks of 16 (each chunk by
+// doubling, then a walk carrying the running value over the chunks); along the innermost axis
+// of a larger tile it doubles its reach pass by pass (each pass a parallel linalg.generic);
+// along an outer axis it walks the axis with a loop, combining each slice (a contiguous row)
+// with the running one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -313,6 +315,136 @@ SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, 
   return current;
 }
 
+/// Elements per chunk of a chunked scan: one 512-bit vector of f32 (two of AVX2's).
+constexpr int64_t kScanChunk = 16;
+
+/// The combiner applied elementwise to `earlier` and `later` where both lie in one chunk of
+/// kScanChunk elements along the innermost axis, `later` elsewhere. Element i of the results
+/// sits at position `offset + i` along that axis, and `earlier` is `distance` positions away
+/// from it (before it; after it for reverse scans).
+SmallVector<Value> combineWithinChunks(OpBuilder &b, Location loc, Region &combiner,
+                                       ValueRange earlier, ValueRange later, int64_t offset,
+                                       int64_t distance, bool reverse) {
+  auto type = cast<RankedTensorType>(later[0].getType());
+  unsigned rank = type.getRank();
+  SmallVector<Value> inputs(earlier);
+  inputs.append(later.begin(), later.end());
+  SmallVector<Value> outs;
+  SmallVector<Type> resultTypes;
+  for (Value v : later) {
+    auto t = cast<RankedTensorType>(v.getType());
+    outs.push_back(tensor::EmptyOp::create(b, loc, t.getShape(), t.getElementType()));
+    resultTypes.push_back(t);
+  }
+  SmallVector<AffineMap> maps(inputs.size() + outs.size(), b.getMultiDimIdentityMap(rank));
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, outs, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        unsigned n = later.size();
+        Value index = linalg::IndexOp::create(b, loc, rank - 1);
+        Value position =
+            arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, offset));
+        Value lane = arith::AndIOp::create(
+            b, loc, position, arith::ConstantIndexOp::create(b, loc, kScanChunk - 1));
+        Value sameChunk =
+            reverse ? arith::CmpIOp::create(
+                          b, loc, arith::CmpIPredicate::ult, lane,
+                          arith::ConstantIndexOp::create(b, loc, kScanChunk - distance))
+                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane,
+                                            arith::ConstantIndexOp::create(b, loc, distance));
+        SmallVector<Value> combined =
+            cloneCombiner(b, combiner, args.take_front(n), args.slice(n, n), false);
+        SmallVector<Value> results;
+        for (unsigned i = 0; i < n; ++i)
+          results.push_back(arith::SelectOp::create(b, loc, sameChunk, combined[i], args[n + i]));
+        linalg::YieldOp::create(b, loc, results);
+      });
+  return generic.getResults();
+}
+
+/// An inclusive scan of a 1-D tile (a power of two, at least two chunks) in two steps that
+/// vectorize:
+///  1. every chunk of kScanChunk elements is scanned on its own, by doubling within the chunk:
+///     log2(kScanChunk) passes over the tile instead of log2(size);
+///  2. a walk over the chunks combines each with the running value of those before it, one
+///     vector's worth per step, and takes the chunk's last element on as the running value.
+/// Reverse scans mirror both. Operands keep their order as in scanByDoubling: the running
+/// value from earlier elements is always the combiner's first argument.
+SmallVector<Value> scanInChunks(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
+                                bool reverse) {
+  auto type = cast<RankedTensorType>(srcs[0].getType());
+  int64_t rank = type.getRank();
+  int64_t axis = rank - 1;
+  int64_t size = type.getDimSize(axis);
+  int64_t chunks = size / kScanChunk;
+
+  // 1. Within chunks.
+  SmallVector<Value> current(srcs);
+  for (int64_t distance = 1; distance < kScanChunk; distance *= 2) {
+    SmallVector<Value> earlier, later;
+    for (Value v : current) {
+      Value head = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), size - distance, false);
+      Value tail = sliceAlong(b, loc, v, axis, b.getIndexAttr(distance), size - distance, false);
+      earlier.push_back(reverse ? tail : head);
+      later.push_back(reverse ? head : tail);
+    }
+    int64_t offset = reverse ? 0 : distance;
+    SmallVector<Value> combined =
+        combineWithinChunks(b, loc, combiner, earlier, later, offset, distance, reverse);
+    for (size_t i = 0; i < current.size(); ++i)
+      current[i] = insertAlong(b, loc, combined[i], current[i], axis, b.getIndexAttr(offset));
+  }
+
+  // 2. A walk over the chunks carries the running value from one to the next, as scalars (a
+  // value that aliased the tile would make bufferization copy each chunk out and back). Each
+  // step combines one chunk, one vector's worth, with the running value, in place: the chunk
+  // enters as the generic's output and the running value is used from above.
+  unsigned n = srcs.size();
+  auto chunkStart = [&](OpBuilder &b, Location loc, Value k) -> Value {
+    Value position = k;
+    if (reverse)
+      position = arith::SubIOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, chunks - 1), k);
+    return arith::MulIOp::create(b, loc, position,
+                                 arith::ConstantIndexOp::create(b, loc, kScanChunk));
+  };
+  // The running value after the first chunk: its last element (the last chunk's first, reverse).
+  Value firstCarry =
+      arith::ConstantIndexOp::create(b, loc, reverse ? (chunks - 1) * kScanChunk : kScanChunk - 1);
+  SmallVector<Value> carried;
+  for (Value v : current)
+    carried.push_back(tensor::ExtractOp::create(b, loc, v, ValueRange{firstCarry}));
+  carried.append(current.begin(), current.end());
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, one, arith::ConstantIndexOp::create(b, loc, chunks), one, carried,
+      [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
+        Value start = chunkStart(b, loc, k);
+        SmallVector<Value> chunk;
+        SmallVector<Type> chunkTypes;
+        for (Value result : iterArgs.drop_front(n)) {
+          chunk.push_back(sliceAlong(b, loc, result, axis, start, kScanChunk, false));
+          chunkTypes.push_back(chunk.back().getType());
+        }
+        SmallVector<AffineMap> maps(n, b.getMultiDimIdentityMap(1));
+        auto generic = linalg::GenericOp::create(
+            b, loc, chunkTypes, ValueRange{}, chunk, maps,
+            SmallVector<utils::IteratorType>(1, utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location loc, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, loc, cloneCombiner(b, combiner, iterArgs.take_front(n), args, false));
+            });
+        Value edge = arith::ConstantIndexOp::create(b, loc, reverse ? 0 : kScanChunk - 1);
+        SmallVector<Value> next;
+        for (Value updated : generic.getResults())
+          next.push_back(tensor::ExtractOp::create(b, loc, updated, ValueRange{edge}));
+        for (unsigned i = 0; i < n; ++i)
+          next.push_back(insertAlong(b, loc, generic.getResult(i), iterArgs[n + i], axis, start));
+        scf::YieldOp::create(b, loc, next);
+      });
+  return SmallVector<Value>(loop.getResults().drop_front(n));
+}
+
 struct ScanConversion : OpConversionPattern<tt::ScanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
@@ -325,6 +457,10 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
     int64_t size = srcType.getDimSize(axis);
     // Along an outer axis, each step of the walk below combines whole contiguous rows, which
     // vectorizes as it is; along the innermost axis, doubling passes do.
+    if (srcType.getRank() == 1 && size >= 2 * kScanChunk) {
+      rewriter.replaceOp(op, scanInChunks(rewriter, loc, op.getCombineOp(), srcs, reverse));
+      return success();
+    }
     if (axis == srcType.getRank() - 1 && size > 1) {
       rewriter.replaceOp(op,
                          scanByDoubling(rewriter, loc, op.getCombineOp(), srcs, axis, reverse));
