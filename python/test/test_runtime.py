@@ -75,9 +75,20 @@ def test_thread_count_from_environment():
 
 def test_default_thread_count_is_core_count():
     code = "import tritium; print(tritium.get_num_threads())"
-    env = {k: v for k, v in os.environ.items() if k != "TRITIUM_NUM_THREADS"}
+    env = {k: v for k, v in os.environ.items() if k not in ("TRITIUM_NUM_THREADS", "OMP_NUM_THREADS")}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert int(out.stdout) == os.cpu_count()
+
+
+def test_thread_count_follows_omp_num_threads_unless_tritium_num_threads_is_set():
+    code = "import tritium; print(tritium.get_num_threads())"
+    env = {k: v for k, v in os.environ.items() if k != "TRITIUM_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, OMP_NUM_THREADS="5"), capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "5"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, OMP_NUM_THREADS="5", TRITIUM_NUM_THREADS="3"),
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "3"
 
 
 @triton.jit

@@ -91,12 +91,15 @@ void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t
   current.entry = nullptr;
 }
 
+/// TRITIUM_NUM_THREADS, else OMP_NUM_THREADS (which torch follows too, and which torchrun sets
+/// to 1 per rank when several ranks share a host), else every core.
 int defaultThreads() {
-  if (const char *env = std::getenv("TRITIUM_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0)
-      return n;
-  }
+  for (const char *name : {"TRITIUM_NUM_THREADS", "OMP_NUM_THREADS"})
+    if (const char *env = std::getenv(name)) {
+      int n = std::atoi(env);
+      if (n > 0)
+        return n;
+    }
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
