@@ -138,9 +138,12 @@ SmallVector<Value> cloneCombiner(OpBuilder &b, Region &region, ValueRange lhs, V
   return results;
 }
 
-/// Elementwise application of the combiner to two tensors of equal shape.
+/// Elementwise application of the combiner to two tensors of equal shape. With `where`, which
+/// builds a condition inside the generic's body (it may use linalg.index), elements where the
+/// condition is false keep their value from `rhs`.
 SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, ValueRange lhs,
-                                  ValueRange rhs) {
+                                  ValueRange rhs,
+                                  function_ref<Value(OpBuilder &, Location)> where = nullptr) {
   auto type = cast<RankedTensorType>(lhs[0].getType());
   unsigned rank = type.getRank();
   SmallVector<Value> inputs(lhs);
@@ -158,8 +161,13 @@ SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, 
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location loc, ValueRange args) {
         unsigned n = lhs.size();
-        linalg::YieldOp::create(
-            b, loc, cloneCombiner(b, combiner, args.take_front(n), args.slice(n, n), false));
+        Value condition = where ? where(b, loc) : Value();
+        SmallVector<Value> combined =
+            cloneCombiner(b, combiner, args.take_front(n), args.slice(n, n), false);
+        if (condition)
+          for (unsigned i = 0; i < n; ++i)
+            combined[i] = arith::SelectOp::create(b, loc, condition, combined[i], args[n + i]);
+        linalg::YieldOp::create(b, loc, combined);
       });
   return generic.getResults();
 }
@@ -325,42 +333,20 @@ constexpr int64_t kScanChunk = 16;
 SmallVector<Value> combineWithinChunks(OpBuilder &b, Location loc, Region &combiner,
                                        ValueRange earlier, ValueRange later, int64_t offset,
                                        int64_t distance, bool reverse) {
-  auto type = cast<RankedTensorType>(later[0].getType());
-  unsigned rank = type.getRank();
-  SmallVector<Value> inputs(earlier);
-  inputs.append(later.begin(), later.end());
-  SmallVector<Value> outs;
-  SmallVector<Type> resultTypes;
-  for (Value v : later) {
-    auto t = cast<RankedTensorType>(v.getType());
-    outs.push_back(tensor::EmptyOp::create(b, loc, t.getShape(), t.getElementType()));
-    resultTypes.push_back(t);
-  }
-  SmallVector<AffineMap> maps(inputs.size() + outs.size(), b.getMultiDimIdentityMap(rank));
-  auto generic = linalg::GenericOp::create(
-      b, loc, resultTypes, inputs, outs, maps,
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        unsigned n = later.size();
-        Value index = linalg::IndexOp::create(b, loc, rank - 1);
-        Value position =
-            arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, offset));
-        Value lane = arith::AndIOp::create(
-            b, loc, position, arith::ConstantIndexOp::create(b, loc, kScanChunk - 1));
-        Value sameChunk =
-            reverse ? arith::CmpIOp::create(
-                          b, loc, arith::CmpIPredicate::ult, lane,
-                          arith::ConstantIndexOp::create(b, loc, kScanChunk - distance))
-                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane,
-                                            arith::ConstantIndexOp::create(b, loc, distance));
-        SmallVector<Value> combined =
-            cloneCombiner(b, combiner, args.take_front(n), args.slice(n, n), false);
-        SmallVector<Value> results;
-        for (unsigned i = 0; i < n; ++i)
-          results.push_back(arith::SelectOp::create(b, loc, sameChunk, combined[i], args[n + i]));
-        linalg::YieldOp::create(b, loc, results);
-      });
-  return generic.getResults();
+  unsigned axis = cast<RankedTensorType>(later[0].getType()).getRank() - 1;
+  auto sameChunk = [&](OpBuilder &b, Location loc) -> Value {
+    Value index = linalg::IndexOp::create(b, loc, axis);
+    Value position =
+        arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, offset));
+    Value lane = arith::AndIOp::create(b, loc, position,
+                                       arith::ConstantIndexOp::create(b, loc, kScanChunk - 1));
+    if (reverse)
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                                   arith::ConstantIndexOp::create(b, loc, kScanChunk - distance));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane,
+                                 arith::ConstantIndexOp::create(b, loc, distance));
+  };
+  return combineTensors(b, loc, combiner, earlier, later, sameChunk);
 }
 
 /// An inclusive scan of a 1-D tile (a power of two, at least two chunks) in two steps that
