@@ -297,32 +297,6 @@ Value insertAlong(OpBuilder &b, Location loc, Value src, Value dest, int64_t axi
                                        slice.strides);
 }
 
-/// An inclusive scan along the innermost axis by doubling distances (Hillis and Steele): after
-/// the pass at distance d, each element holds the combination of the 2d elements ending at it.
-/// A pass combines two shifted copies of the whole tile at once, which vectorizes, where a walk
-/// along the axis is one long dependency chain. Operands stay in
-/// order (earlier elements on the left; reverse scans mirror it), as a sequential scan has them.
-SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
-                                  int64_t axis, bool reverse) {
-  int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
-  SmallVector<Value> current(srcs);
-  for (int64_t distance = 1; distance < size; distance *= 2) {
-    SmallVector<Value> earlier, later;
-    for (Value v : current) {
-      Value head = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), size - distance, false);
-      Value tail = sliceAlong(b, loc, v, axis, b.getIndexAttr(distance), size - distance, false);
-      // A reverse scan accumulates from the end: the element further along comes first.
-      earlier.push_back(reverse ? tail : head);
-      later.push_back(reverse ? head : tail);
-    }
-    SmallVector<Value> combined = combineTensors(b, loc, combiner, earlier, later);
-    for (size_t i = 0; i < current.size(); ++i)
-      current[i] = insertAlong(b, loc, combined[i], current[i], axis,
-                               b.getIndexAttr(reverse ? 0 : distance));
-  }
-  return current;
-}
-
 /// Elements per chunk of a chunked scan: one 512-bit vector of f32 (two of AVX2's).
 constexpr int64_t kScanChunk = 16;
 
@@ -349,6 +323,39 @@ SmallVector<Value> combineWithinChunks(OpBuilder &b, Location loc, Region &combi
   return combineTensors(b, loc, combiner, earlier, later, sameChunk);
 }
 
+/// An inclusive scan along the innermost axis by doubling distances (Hillis and Steele): after
+/// the pass at distance d, each element holds the combination of the 2d elements ending at it.
+/// A pass combines two shifted copies of the whole tile at once, which vectorizes, where a walk
+/// along the axis is one long dependency chain. Operands stay in
+/// order (earlier elements on the left; reverse scans mirror it), as a sequential scan has them.
+/// With `withinChunks`, only within each chunk of kScanChunk elements along the (innermost)
+/// axis: log2(kScanChunk) passes, after which each element holds the combination of the
+/// elements of its chunk up to it.
+SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
+                                  int64_t axis, bool reverse, bool withinChunks = false) {
+  int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
+  int64_t reach = withinChunks ? kScanChunk : size;
+  SmallVector<Value> current(srcs);
+  for (int64_t distance = 1; distance < reach; distance *= 2) {
+    SmallVector<Value> earlier, later;
+    for (Value v : current) {
+      Value head = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), size - distance, false);
+      Value tail = sliceAlong(b, loc, v, axis, b.getIndexAttr(distance), size - distance, false);
+      // A reverse scan accumulates from the end: the element further along comes first.
+      earlier.push_back(reverse ? tail : head);
+      later.push_back(reverse ? head : tail);
+    }
+    int64_t offset = reverse ? 0 : distance;
+    SmallVector<Value> combined =
+        withinChunks
+            ? combineWithinChunks(b, loc, combiner, earlier, later, offset, distance, reverse)
+            : combineTensors(b, loc, combiner, earlier, later);
+    for (size_t i = 0; i < current.size(); ++i)
+      current[i] = insertAlong(b, loc, combined[i], current[i], axis, b.getIndexAttr(offset));
+  }
+  return current;
+}
+
 /// An inclusive scan of a 1-D tile (a power of two, at least two chunks) in two steps that
 /// vectorize:
 ///  1. every chunk of kScanChunk elements is scanned on its own, by doubling within the chunk:
@@ -366,21 +373,8 @@ SmallVector<Value> scanInChunks(OpBuilder &b, Location loc, Region &combiner, Va
   int64_t chunks = size / kScanChunk;
 
   // 1. Within chunks.
-  SmallVector<Value> current(srcs);
-  for (int64_t distance = 1; distance < kScanChunk; distance *= 2) {
-    SmallVector<Value> earlier, later;
-    for (Value v : current) {
-      Value head = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), size - distance, false);
-      Value tail = sliceAlong(b, loc, v, axis, b.getIndexAttr(distance), size - distance, false);
-      earlier.push_back(reverse ? tail : head);
-      later.push_back(reverse ? head : tail);
-    }
-    int64_t offset = reverse ? 0 : distance;
-    SmallVector<Value> combined =
-        combineWithinChunks(b, loc, combiner, earlier, later, offset, distance, reverse);
-    for (size_t i = 0; i < current.size(); ++i)
-      current[i] = insertAlong(b, loc, combined[i], current[i], axis, b.getIndexAttr(offset));
-  }
+  SmallVector<Value> current =
+      scanByDoubling(b, loc, combiner, srcs, axis, reverse, /*withinChunks=*/true);
 
   // 2. A walk over the chunks carries the running value from one to the next, as scalars (a
   // value that aliased the tile would make bufferization copy each chunk out and back). Each
