@@ -38,10 +38,14 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(createMatmulsToDotProductInstructions(dotProducts));
   pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands());
   // Tensor compute: elementwise ops join their consumers before anything is materialized.
+  pm.addNestedPass<func::FuncOp>(createFoldPairXorSumsIntoReversals());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Sorts' hypercube tiles: loops of 2^k iterations instead of nests of two-iteration loops.
+  pm.addNestedPass<func::FuncOp>(createCollapseHypercubeLoopNests());
+  pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters());
   pm.addNestedPass<func::FuncOp>(createInterchangeMatmulLoops());
 

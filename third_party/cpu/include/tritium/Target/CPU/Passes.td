@@ -273,6 +273,46 @@ def TileMatmulsIntoRegisters : Pass<"tritium-cpu-tile-matmuls-into-registers",
                            "mlir::arith::ArithDialect"];
 }
 
+def FoldPairXorSumsIntoReversals : Pass<"tritium-cpu-fold-pair-xor-sums-into-reversals",
+                                         "mlir::func::FuncOp"> {
+  let summary = "Rewrite `a ^ xor_sum(a)` over an axis of two as `a` with that axis reversed";
+  let description = [{
+    Triton's sort, topk and flip find each element's partner along an axis of size two as
+    `a ^ xor_sum(a, axis=k, keep_dims=True)`, which is `a` with its two halves along `k`
+    exchanged. An `arith.xori` of a tensor with the broadcast of its `linalg.reduce` by
+    `arith.xori` from zero over a dimension of size 2 becomes a `linalg.generic` that reads
+    the tensor through `d_k -> 1 - d_k`: one read instead of a reduction, a temporary and a
+    broadcast, and a compare-and-swap stage that fuses into one loop nest.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
+def CollapseHypercubeLoopNests : Pass<"tritium-cpu-collapse-hypercube-loop-nests",
+                                       "mlir::func::FuncOp"> {
+  let summary = "Merge the adjacent loop dimensions of high-rank linalg ops that every operand "
+                "indexes together";
+  let description = [{
+    Triton's sort, topk and flip reshape a tile into a hypercube (`[2, 2, ..., 2]`, one
+    dimension per bit of its size) and work along one axis at a time. Lowered as they are,
+    those ops become nests of ten or more loops of two iterations each, and LLVM spends
+    seconds in its loop passes on a sort of 1024 elements. Two adjacent loop dimensions of
+    the same iterator type that every indexing map holds as adjacent plain results, in the
+    same order, are one dimension of their product's size:
+
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1, d2, d3) -> (d0, d1, d2, d3),
+                                     (d0, d1, d2, d3) -> (0, d1, 0, 0), ...]}
+    ```
+    iterates over (d0), (d1), (d2 d3) merged: its operands are `tensor.collapse_shape`d and
+    its results `tensor.expand_shape`d back, which are views once bufferized. Dimensions
+    that a map uses in an expression other than a plain dimension, or that the body reads
+    through `linalg.index`, stay alone. Named ops other than contractions are generalized
+    first. Only ops of rank 4 and above are touched: Triton's ordinary tiles have at most
+    three dimensions, whose loops the other passes of this pipeline shape.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def HoistAccumulatorTransfers : Pass<"tritium-cpu-hoist-accumulator-transfers",
                                       "mlir::func::FuncOp"> {
   let summary = "Hoist loop-invariant vector transfer pairs out of loops that run";
