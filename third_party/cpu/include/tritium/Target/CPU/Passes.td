@@ -287,6 +287,20 @@ def FoldPairXorSumsIntoReversals : Pass<"tritium-cpu-fold-pair-xor-sums-into-rev
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def FoldOneHotPairSumsIntoSlices : Pass<"tritium-cpu-fold-one-hot-pair-sums-into-slices",
+                                         "mlir::func::FuncOp"> {
+  let summary = "Rewrite `sum(a * onehot)` over an axis of two as a read of `a` at the one index";
+  let description = [{
+    Inductor's sort picks the left and right element of each pair as
+    `tl.sum(a * mask, axis)` with `mask` the broadcast of `1 - tl.arange(0, 2)` or
+    `tl.arange(0, 2)`. A `linalg.reduce` by `arith.addi` from zero over a dimension of size 2
+    of `arith.muli %a, %m`, where `%m` broadcasts two values that evaluate to one 1 and one 0,
+    becomes a `linalg.generic` reading `%a` at the constant index of the 1: no multiply, no
+    reduction, and nothing that keeps the stage from fusing.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def CollapseHypercubeLoopNests : Pass<"tritium-cpu-collapse-hypercube-loop-nests",
                                        "mlir::func::FuncOp"> {
   let summary = "Merge the adjacent loop dimensions of high-rank linalg ops that every operand "
