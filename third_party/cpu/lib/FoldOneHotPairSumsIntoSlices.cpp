@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PairAxisMatchers.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -97,11 +98,7 @@ std::optional<int64_t> pairElement(Value value, int64_t p, unsigned depth = 0) {
 /// broadcasts a two-element tensor along every dimension but `k`, whose elements are 1 and 0.
 std::optional<int64_t> oneHotIndex(Value value, int64_t k) {
   auto broadcast = value.getDefiningOp<linalg::GenericOp>();
-  if (!broadcast || broadcast.getNumDpsInputs() != 1 || broadcast.getNumDpsInits() != 1)
-    return std::nullopt;
-  Block *body = broadcast.getBody();
-  if (body->getOperations().size() != 1 ||
-      body->getTerminator()->getOperand(0) != body->getArgument(0))
+  if (!broadcast || !isPlainCopy(broadcast))
     return std::nullopt;
   Value mask = broadcast.getDpsInputs()[0];
   if (pairDimension(mask) != k || !broadcast.getIndexingMapsArray()[1].isIdentity())
@@ -120,12 +117,6 @@ std::optional<int64_t> oneHotIndex(Value value, int64_t k) {
   if (*first == 0 && *second == 1)
     return 1;
   return std::nullopt;
-}
-
-bool isZeroTensor(Value init) {
-  if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    return matchPattern(fill.getInputs()[0], m_Zero());
-  return matchPattern(init, m_Zero());
 }
 
 struct OneHotPairSumToSlice : OpRewritePattern<linalg::ReduceOp> {
@@ -186,16 +177,11 @@ struct BroadcastOfSliceToRead : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp broadcast,
                                 PatternRewriter &rewriter) const override {
-    if (broadcast.getNumDpsInputs() != 1 || broadcast.getNumDpsInits() != 1 ||
-        broadcast.getBody()->getOperations().size() != 1 ||
-        broadcast.getBody()->getTerminator()->getOperand(0) != broadcast.getBody()->getArgument(0))
+    if (!isPlainCopy(broadcast))
       return failure();
     auto expand = broadcast.getDpsInputs()[0].getDefiningOp<tensor::ExpandShapeOp>();
     auto slice = expand ? expand.getSrc().getDefiningOp<linalg::GenericOp>() : nullptr;
-    if (!slice || slice.getNumDpsInputs() != 1 || slice.getNumDpsInits() != 1 ||
-        slice.getBody()->getOperations().size() != 1 ||
-        slice.getBody()->getTerminator()->getOperand(0) != slice.getBody()->getArgument(0) ||
-        !slice.getIndexingMapsArray()[1].isIdentity() ||
+    if (!slice || !isPlainCopy(slice) || !slice.getIndexingMapsArray()[1].isIdentity() ||
         !broadcast.getIndexingMapsArray()[1].isIdentity())
       return failure();
     // The broadcast reads the expanded slice through the identity but for one zero, at k,

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PairAxisMatchers.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,13 +32,6 @@ using namespace mlir;
 
 namespace tritium::cpu {
 namespace {
-
-/// Whether `init` is a tensor of zeros (a fill with zero or a zero splat).
-bool isZeroTensor(Value init) {
-  if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    return matchPattern(fill.getInputs()[0], m_Zero());
-  return matchPattern(init, m_Zero());
-}
 
 /// The dimension `k` along which `sum` is the xor of `source` over two elements, from zero.
 std::optional<int64_t> pairXorDimension(linalg::ReduceOp sum, Value source) {
@@ -63,12 +57,8 @@ std::optional<int64_t> pairXorDimension(linalg::ReduceOp sum, Value source) {
 /// except for a zero at `k`, and that input is the reduction with a unit dimension at `k`.
 std::optional<std::pair<linalg::ReduceOp, int64_t>> broadcastPairXor(Value value, Value source) {
   auto broadcast = value.getDefiningOp<linalg::GenericOp>();
-  if (!broadcast || broadcast.getNumDpsInputs() != 1 || broadcast.getNumDpsInits() != 1 ||
+  if (!broadcast || !isPlainCopy(broadcast) ||
       !isa<RankedTensorType>(broadcast.getDpsInputs()[0].getType()))
-    return std::nullopt;
-  Block *body = broadcast.getBody();
-  if (body->getOperations().size() != 1 ||
-      body->getTerminator()->getOperand(0) != body->getArgument(0))
     return std::nullopt;
   SmallVector<AffineMap> maps = broadcast.getIndexingMapsArray();
   if (!maps[1].isIdentity())
