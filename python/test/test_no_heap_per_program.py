@@ -65,6 +65,39 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
     tl.store(c_ptr + rows * BLOCK + cols, acc)
 
 
+@triton.jit
+def rows_in_branches_kernel(x_ptr, dy_ptr, dx_ptr, dw_ptr, n_rows, n_cols, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    """Layer norm backward's shape: a loop over rows, each row's tiles in a branch (`if row < n_rows`), running
+    sums of the rows carried across iterations."""
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    dw = tl.zeros((BLOCK, ), dtype=tl.float32)
+    for i in range(ROWS):
+        row = tl.program_id(0) * ROWS + i
+        if row < n_rows:
+            x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+            dy = tl.load(dy_ptr + row * n_cols + cols, mask=mask, other=0.0)
+            c = tl.sum(x * dy, axis=0) / n_cols
+            tl.store(dx_ptr + row * n_cols + cols, dy - x * c, mask=mask)
+            dw += x * dy
+    tl.store(dw_ptr + tl.program_id(0) * n_cols + cols, dw, mask=mask)
+
+
+def _rows_in_branches(x):
+    """Runs rows_in_branches_kernel on x (rows not a multiple of ROWS, columns not of BLOCK) and checks it."""
+    rows, cols = x.shape
+    dy = torch.randn_like(x)
+    dx = torch.empty_like(x)
+    programs = triton.cdiv(rows, 4)
+    dw = torch.empty(programs, cols)
+    compiled = rows_in_branches_kernel[(programs, )](x, dy, dx, dw, rows, cols, ROWS=4, BLOCK=triton.next_power_of_2(cols))
+    c = (x * dy).sum(1, keepdim=True) / cols
+    torch.testing.assert_close(dx, dy - x * c, rtol=1e-5, atol=1e-5)
+    padded = torch.nn.functional.pad(x * dy, (0, 0, 0, programs * 4 - rows))
+    torch.testing.assert_close(dw, padded.view(programs, 4, cols).sum(1), rtol=1e-5, atol=1e-5)
+    return compiled
+
+
 def _cases():
     x = torch.randn(8, 1024)
     return {
@@ -73,6 +106,7 @@ def _cases():
         "looped row sum": lambda: looped_row_sum_kernel[(8, )](x, torch.empty(8), 1024, BLOCK=128),
         "argmax and cumsum": lambda: argmax_cumsum_kernel[(8, )](x, torch.empty(8, dtype=torch.int32),
                                                                  torch.empty_like(x), BLOCK=1024),
+        "rows in branches of a loop": lambda: _rows_in_branches(torch.randn(10, 1000)),
         "matmul": lambda: matmul_kernel[(1, )](torch.randn(32, 128), torch.randn(128, 32), torch.empty(32, 32), 128,
                                                BLOCK=32),
     }

@@ -3,15 +3,21 @@
 // A program allocates its tile buffers each time it runs; a grid runs thousands of programs.
 // Buffers the function allocates once per call (its entry block) with a static size live on
 // its stack frame instead: no allocator call, no free, memory that stays in cache from one
-// program to the next. Buffers that leave the function, buffers allocated inside loops
-// (loop-carried tiles) and large or dynamically sized ones stay on the heap.
+// program to the next. Buffers allocated inside a loop or a branch (the tiles of one row of a
+// loop over rows) that never outlive the region holding them get one stack slot in the entry
+// block, reused by every iteration: a fresh allocation's contents are undefined, so reusing
+// the slot changes nothing. Buffers that leave the function or their region (loop-carried
+// tiles), and large or dynamically sized ones, stay on the heap.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tritium/Target/CPU/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
 namespace tritium::cpu {
@@ -61,6 +67,31 @@ bool leavesFunction(Value buffer) {
   return false;
 }
 
+/// Whether the buffer, or a view of it, may be used after the region that allocates it ends:
+/// yielded by a terminator, passed to a call, turned into a tensor or a raw pointer.
+bool outlivesItsRegion(Value buffer) {
+  SmallVector<Value> worklist = {buffer};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user) ||
+          isa<bufferization::ToTensorOp, memref::ExtractAlignedPointerAsIndexOp>(user))
+        return true;
+      for (Value result : user->getResults()) {
+        if (isa<BaseMemRefType>(result.getType()))
+          worklist.push_back(result);
+        else if (isa<LLVM::LLVMPointerType>(result.getType()))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 struct PromoteTileBuffersToStackPass
     : impl::PromoteTileBuffersToStackBase<PromoteTileBuffersToStackPass> {
   using Base::Base;
@@ -69,16 +100,33 @@ struct PromoteTileBuffersToStackPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    Block &entry = func.getBody().front();
+    // Buffers of the entry block first (their order is the budget's order), then the ones
+    // nested in loops and branches.
+    SmallVector<memref::AllocOp> allocs;
+    for (Operation &op : entry)
+      if (auto alloc = dyn_cast<memref::AllocOp>(&op))
+        allocs.push_back(alloc);
+    func.walk([&](memref::AllocOp alloc) {
+      if (alloc->getBlock() != &entry)
+        allocs.push_back(alloc);
+    });
+
     int64_t budget = maxFunctionBytes;
-    for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
-      auto alloc = dyn_cast<memref::AllocOp>(&op);
-      if (!alloc || !alloc.getDynamicSizes().empty() || !alloc.getSymbolOperands().empty())
+    for (memref::AllocOp alloc : allocs) {
+      if (!alloc.getDynamicSizes().empty() || !alloc.getSymbolOperands().empty())
         continue;
       std::optional<int64_t> bytes = staticBytes(alloc.getType());
-      if (!bytes || *bytes > maxBufferBytes || *bytes > budget || leavesFunction(alloc))
+      if (!bytes || *bytes > maxBufferBytes || *bytes > budget)
+        continue;
+      bool nested = alloc->getBlock() != &entry;
+      if (nested ? outlivesItsRegion(alloc) : leavesFunction(alloc))
         continue;
       budget -= *bytes;
+      // Nested buffers take a slot at the top of the entry block: allocated once per call.
       OpBuilder b(alloc);
+      if (nested)
+        b.setInsertionPointToStart(&entry);
       auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(), ValueRange{},
                                              ValueRange{}, alloc.getAlignmentAttr());
       alloc.replaceAllUsesWith(alloca.getResult());

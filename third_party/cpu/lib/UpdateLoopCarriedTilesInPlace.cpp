@@ -24,7 +24,9 @@ namespace tritium::cpu {
 namespace {
 
 /// The input of an elementwise `generic` that is an iter_arg of the enclosing scf.for and that
-/// its result replaces in the yield, or null.
+/// its result replaces in the yield, or null. The generic may sit in branches of the loop body
+/// (`if row < n_rows: acc += ...`): its result then reaches the loop's yield through the
+/// yields of the enclosing scf.if ops.
 OpOperand *loopCarriedInput(linalg::GenericOp generic) {
   if (generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
@@ -33,13 +35,29 @@ OpOperand *loopCarriedInput(linalg::GenericOp generic) {
       !generic.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
       generic.getMatchingBlockArgument(generic.getDpsInitOperand(0)).getNumUses() != 0)
     return nullptr;
-  auto loop = dyn_cast<scf::ForOp>(generic->getParentOp());
-  if (!loop || !generic.getResult(0).hasOneUse())
-    return nullptr;
-  OpOperand &use = *generic.getResult(0).getUses().begin();
-  if (use.getOwner() != loop.getBody()->getTerminator())
-    return nullptr;
-  Value iterArg = loop.getRegionIterArgs()[use.getOperandNumber()];
+  // Follow the result out through the yields of enclosing branches to the loop's yield.
+  Operation *op = generic;
+  Value result = generic.getResult(0);
+  unsigned position = 0;
+  scf::ForOp loop;
+  while (!loop) {
+    if (!result.hasOneUse())
+      return nullptr;
+    OpOperand &use = *result.getUses().begin();
+    if (use.getOwner() != op->getBlock()->getTerminator())
+      return nullptr;
+    position = use.getOperandNumber();
+    Operation *parent = op->getParentOp();
+    if (auto branch = dyn_cast<scf::IfOp>(parent)) {
+      op = branch;
+      result = branch.getResult(position);
+    } else if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+      loop = forOp;
+    } else {
+      return nullptr;
+    }
+  }
+  Value iterArg = loop.getRegionIterArgs()[position];
   for (OpOperand *input : generic.getDpsInputOperands())
     if (input->get() == iterArg && iterArg.getType() == generic.getResult(0).getType())
       return input;

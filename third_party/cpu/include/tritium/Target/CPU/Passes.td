@@ -92,7 +92,10 @@ def PromoteTileBuffersToStack
     `memref.alloca`, while each buffer stays within `max-buffer-bytes` and all of them within
     `max-function-bytes`:
     `%b = memref.alloc() : memref<1024xf32>` becomes `%b = memref.alloca() : memref<1024xf32>`.
-    Runs before deallocations are inserted.
+    A buffer allocated inside a loop or a branch whose views are never yielded, passed to a
+    call or turned into a tensor or pointer (it dies with its iteration) becomes an alloca at
+    the top of the entry block, one slot every iteration reuses. Runs before deallocations are
+    inserted.
   }];
   let options = [
     Option<"maxBufferBytes", "max-buffer-bytes", "int64_t", /*default=*/"65536",
