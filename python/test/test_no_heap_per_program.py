@@ -158,4 +158,6 @@ def test_launches_keep_no_native_memory():
     for _ in range(10_000):
         run(*args)
     after = _heap_bytes_in_use()
-    assert after == before, f"{after - before} bytes more in use after 10,000 launches"
+    # Anything a launch kept would be at least a malloc chunk (16+ bytes) per launch: 160 KB here. Less than a
+    # byte per launch is the interpreter and torch's own bookkeeping (a few hundred bytes now and then).
+    assert after - before < 10_000, f"{after - before} bytes more in use after 10,000 launches"
