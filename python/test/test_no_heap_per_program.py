@@ -83,6 +83,33 @@ def rows_in_branches_kernel(x_ptr, dy_ptr, dx_ptr, dw_ptr, n_rows, n_cols, ROWS:
     tl.store(dw_ptr + tl.program_id(0) * n_cols + cols, dw, mask=mask)
 
 
+@triton.jit
+def looped_log_sum_exp_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    """Inductor's looped log-softmax: a running max, then a running sum of exp(x - max) under the chunk's mask (the
+    max reaches the sum through a broadcast)."""
+    row = tl.program_id(0)
+    base = tl.arange(0, BLOCK)[None, :]
+    top = tl.full([1, BLOCK], float("-inf"), tl.float32)
+    for start in tl.range(0, n_cols, BLOCK):
+        cols = start + base
+        x = tl.load(x_ptr + row * n_cols + cols, cols < n_cols, other=0.0)
+        top = tl.where(cols < n_cols, tl.maximum(top, x), top)
+    row_max = tl.max(top, 1)[:, None]
+    acc = tl.full([1, BLOCK], 0, tl.float32)
+    for start in tl.range(0, n_cols, BLOCK):
+        cols = start + base
+        x = tl.load(x_ptr + row * n_cols + cols, cols < n_cols, other=0.0)
+        acc = tl.where(cols < n_cols, acc + tl.exp(x - row_max), acc)
+    tl.store(out_ptr + row + tl.zeros([1, 1], tl.int32), row_max + tl.log(tl.sum(acc, 1)[:, None]))
+
+
+def _looped_log_sum_exp(x):
+    out = torch.empty(x.shape[0])
+    compiled = looped_log_sum_exp_kernel[(x.shape[0], )](x, out, x.shape[1], BLOCK=256)
+    torch.testing.assert_close(out, torch.logsumexp(x, 1))
+    return compiled
+
+
 def _rows_in_branches(x):
     """Runs rows_in_branches_kernel on x (rows not a multiple of ROWS, columns not of BLOCK) and checks it."""
     rows, cols = x.shape
@@ -106,6 +133,7 @@ def _cases():
         "looped row sum": lambda: looped_row_sum_kernel[(8, )](x, torch.empty(8), 1024, BLOCK=128),
         "argmax and cumsum": lambda: argmax_cumsum_kernel[(8, )](x, torch.empty(8, dtype=torch.int32),
                                                                  torch.empty_like(x), BLOCK=1024),
+        "looped log-sum-exp": lambda: _looped_log_sum_exp(torch.randn(3, 1000)),
         "rows in branches of a loop": lambda: _rows_in_branches(torch.randn(10, 1000)),
         "matmul": lambda: matmul_kernel[(1, )](torch.randn(32, 128), torch.randn(128, 32), torch.empty(32, 32), 128,
                                                BLOCK=32),

@@ -114,3 +114,59 @@ func.func @branch_result_used_twice(%x: tensor<128xf32>, %n: index, %on: i1) -> 
   }
   return %r#0, %r#1 : tensor<128xf32>, tensor<128xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0, 0)>
+
+// acc + exp(x - max) with the row's max broadcast along the row (Inductor's looped softmax
+// sums): the other inputs' maps do not matter, the accumulator's is the identity.
+// CHECK-LABEL: func.func @running_sum_with_broadcast
+// CHECK: iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<1x2048xf32>)
+// CHECK:   linalg.generic {{.+}} outs(%[[ACC]] : tensor<1x2048xf32>)
+func.func @running_sum_with_broadcast(%x: tensor<1x2048xf32>, %max: tensor<1x1xf32>, %n: index) -> tensor<1x2048xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<1x2048xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<1x2048xf32>) {
+    %e = tensor.empty() : tensor<1x2048xf32>
+    %s = linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x, %max, %acc : tensor<1x2048xf32>, tensor<1x1xf32>, tensor<1x2048xf32>) outs(%e : tensor<1x2048xf32>) {
+    ^bb0(%a: f32, %m: f32, %c: f32, %o: f32):
+      %d = arith.subf %a, %m : f32
+      %x2 = math.exp %d : f32
+      %t = arith.addf %c, %x2 : f32
+      linalg.yield %t : f32
+    } -> tensor<1x2048xf32>
+    scf.yield %s : tensor<1x2048xf32>
+  }
+  return %r : tensor<1x2048xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// The accumulator read transposed: element (i, j) would be written before (j, i) is read.
+// Unchanged.
+// CHECK-LABEL: func.func @accumulator_read_transposed
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<8x8xf32>
+// CHECK: outs(%[[E]] : tensor<8x8xf32>)
+func.func @accumulator_read_transposed(%x: tensor<8x8xf32>, %n: index) -> tensor<8x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<8x8xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<8x8xf32>) {
+    %e = tensor.empty() : tensor<8x8xf32>
+    %s = linalg.generic {indexing_maps = [#id, #tr, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x, %acc : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %t = arith.addf %c, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<8x8xf32>
+    scf.yield %s : tensor<8x8xf32>
+  }
+  return %r : tensor<8x8xf32>
+}

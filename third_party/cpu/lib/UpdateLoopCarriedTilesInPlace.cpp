@@ -28,10 +28,12 @@ namespace {
 /// (`if row < n_rows: acc += ...`): its result then reaches the loop's yield through the
 /// yields of the enclosing scf.if ops.
 OpOperand *loopCarriedInput(linalg::GenericOp generic) {
+  // Other inputs may be broadcasts (`acc + exp(x - max)` reads the row's max through a
+  // broadcasting map): only the accumulator and the result must be read and written element
+  // by element.
   if (generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }) ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity() ||
       !generic.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
       generic.getMatchingBlockArgument(generic.getDpsInitOperand(0)).getNumUses() != 0)
     return nullptr;
@@ -58,10 +60,17 @@ OpOperand *loopCarriedInput(linalg::GenericOp generic) {
     }
   }
   Value iterArg = loop.getRegionIterArgs()[position];
-  for (OpOperand *input : generic.getDpsInputOperands())
-    if (input->get() == iterArg && iterArg.getType() == generic.getResult(0).getType())
-      return input;
-  return nullptr;
+  if (iterArg.getType() != generic.getResult(0).getType())
+    return nullptr;
+  OpOperand *accumulator = nullptr;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() != iterArg)
+      continue;
+    if (!generic.getMatchingIndexingMap(input).isIdentity())
+      return nullptr; // read elsewhere than where it is written
+    accumulator = input;
+  }
+  return accumulator;
 }
 
 struct UpdateLoopCarriedTilesInPlacePass
