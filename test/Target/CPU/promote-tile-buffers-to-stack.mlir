@@ -86,3 +86,16 @@ func.func @budget(%v: f32, %i: index) {
   memref.store %v, %c[%i] : memref<512xf32>
   return
 }
+
+// -----
+
+// A mask tile (Inductor's `tl.all` flags): a byte an element on the stack too.
+// CHECK-LABEL: func.func @mask_tile
+// CHECK: memref.alloca() : memref<4096xi1>
+// CHECK-NOT: memref.alloc()
+func.func @mask_tile(%v: i1, %i: index) -> i1 {
+  %m = memref.alloc() : memref<4096xi1>
+  memref.store %v, %m[%i] : memref<4096xi1>
+  %r = memref.load %m[%i] : memref<4096xi1>
+  return %r : i1
+}

@@ -30,11 +30,12 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
-/// Bytes of a static buffer of ints or floats; nullopt for anything else (i1 tiles are
-/// widened to bytes later and keep their allocation).
+/// Bytes of a static buffer of ints or floats; nullopt for anything else. Bool tiles count a
+/// byte an element: that is how they are stored (store-bool-and-bfloat16-as-integers retypes
+/// the alloca with the rest of the buffer's ops).
 std::optional<int64_t> staticBytes(MemRefType type) {
   Type element = type.getElementType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() || element.isInteger(1) ||
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       !(isa<FloatType>(element) || isa<IntegerType>(element)))
     return std::nullopt;
   return type.getNumElements() * ((element.getIntOrFloatBitWidth() + 7) / 8);
