@@ -62,17 +62,34 @@ func.func @index_read_dimension_stays(%e: tensor<2x2x2x2xi32>) -> tensor<2x2x2x2
 
 // -----
 
-// Ordinary tiles (rank three and below) keep their loops.
-// CHECK-LABEL: func.func @rank_three_untouched
-// CHECK-NOT: tensor.collapse_shape
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]
+// Ordinary elementwise tiles merge too: one loop over the whole tile.
+// CHECK-LABEL: func.func @rank_three_elementwise
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0, 1, 2]] : tensor<2x2x2xf32> into tensor<8xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-func.func @rank_three_untouched(%x: tensor<2x2x2xf32>, %e: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {
+func.func @rank_three_elementwise(%x: tensor<2x2x2xf32>, %e: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x2x2xf32>) outs(%e : tensor<2x2x2xf32>) {
   ^bb0(%a: f32, %out: f32):
     linalg.yield %a : f32
   } -> tensor<2x2x2xf32>
   return %r : tensor<2x2x2xf32>
+}
+
+// -----
+
+// A row reduction of a 2-D tile: its parallel and reduction dimensions stay apart.
+// CHECK-LABEL: func.func @row_reduction_untouched
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: iterator_types = ["parallel", "reduction"]
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @row_reduction_untouched(%x: tensor<8x64xf32>, %e: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
 }
 
 // -----

@@ -34,9 +34,11 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
-/// Triton's ordinary tiles have up to three dimensions, whose loops other passes shape (matmul
-/// register blocks, row reductions, chunked scans); only hypercube-like ops are collapsed.
-constexpr unsigned kMinimumRank = 4;
+/// Ops of rank one have nothing to merge. Ordinary 2-D and 3-D tiles are merged too where every
+/// map holds their dimensions together (pure elementwise ops: one loop instead of a nest);
+/// reductions, broadcasts and transposes keep the dimensions their maps tell apart, and
+/// contractions are left whole for the matmul passes.
+constexpr unsigned kMinimumRank = 2;
 
 /// Dimensions that every map holds only as plain results, at most once, and that the body does
 /// not read through linalg.index: the ones that may merge with a neighbour.

@@ -45,6 +45,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Sorts' hypercube tiles: loops of 2^k iterations instead of nests of two-iteration loops.
+  // Loop-carried tiles are marked for in-place update first: a collapsed op reads its
+  // accumulator through a collapse_shape, which the later run would not recognise.
+  pm.addNestedPass<func::FuncOp>(createUpdateLoopCarriedTilesInPlace());
   pm.addNestedPass<func::FuncOp>(createCollapseHypercubeLoopNests());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters());
