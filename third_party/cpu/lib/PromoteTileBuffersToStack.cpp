@@ -41,8 +41,11 @@ std::optional<int64_t> staticBytes(MemRefType type) {
   return type.getNumElements() * ((element.getIntOrFloatBitWidth() + 7) / 8);
 }
 
-/// Whether the buffer, or a view of it, is returned from the function.
-bool leavesFunction(Value buffer) {
+/// Whether `stop` holds for a user of the buffer or of a view of it. Views are the memref
+/// results of its users and, with `throughRegions`, the results of the op whose terminator
+/// yields it.
+bool anyUserOfViews(Value buffer, bool throughRegions,
+                    llvm::function_ref<bool(Operation *)> stop) {
   SmallVector<Value> worklist = {buffer};
   llvm::SmallPtrSet<Value, 8> seen;
   while (!worklist.empty()) {
@@ -51,46 +54,33 @@ bool leavesFunction(Value buffer) {
       continue;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      if (isa<func::ReturnOp>(user))
+      if (stop(user))
         return true;
-      // Views and region results alias the buffer: follow them.
-      if (user->hasTrait<OpTrait::IsTerminator>()) {
-        for (Value result : user->getParentOp()->getResults())
-          if (isa<BaseMemRefType>(result.getType()))
-            worklist.push_back(result);
-        continue;
-      }
-      for (Value result : user->getResults())
-        if (isa<BaseMemRefType>(result.getType()))
-          worklist.push_back(result);
+      ValueRange views = throughRegions && user->hasTrait<OpTrait::IsTerminator>()
+                             ? user->getParentOp()->getResults()
+                             : user->getResults();
+      for (Value view : views)
+        if (isa<BaseMemRefType>(view.getType()))
+          worklist.push_back(view);
     }
   }
   return false;
 }
 
+/// Whether the buffer, or a view of it, is returned from the function.
+bool leavesFunction(Value buffer) {
+  return anyUserOfViews(buffer, /*throughRegions=*/true,
+                        [](Operation *user) { return isa<func::ReturnOp>(user); });
+}
+
 /// Whether the buffer, or a view of it, may be used after the region that allocates it ends:
 /// yielded by a terminator, passed to a call, turned into a tensor or a raw pointer.
 bool outlivesItsRegion(Value buffer) {
-  SmallVector<Value> worklist = {buffer};
-  llvm::SmallPtrSet<Value, 8> seen;
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user) ||
-          isa<bufferization::ToTensorOp, memref::ExtractAlignedPointerAsIndexOp>(user))
-        return true;
-      for (Value result : user->getResults()) {
-        if (isa<BaseMemRefType>(result.getType()))
-          worklist.push_back(result);
-        else if (isa<LLVM::LLVMPointerType>(result.getType()))
-          return true;
-      }
-    }
-  }
-  return false;
+  return anyUserOfViews(buffer, /*throughRegions=*/false, [](Operation *user) {
+    return user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user) ||
+           isa<bufferization::ToTensorOp, memref::ExtractAlignedPointerAsIndexOp>(user) ||
+           llvm::any_of(user->getResultTypes(), llvm::IsaPred<LLVM::LLVMPointerType>);
+  });
 }
 
 struct PromoteTileBuffersToStackPass

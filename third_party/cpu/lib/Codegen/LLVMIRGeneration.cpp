@@ -72,7 +72,7 @@ mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::strin
     function.addFnAttr("target-features", features);
     // A tile load is a copy loop from the tensor into the tile's buffer; LLVM's loop idioms
     // would turn it into a call of memcpy, which copies rows of a few KB with `rep movsb`:
-    // ~20 GB/s from DRAM on AMD Zen 4 where the vectorized loop reaches ~33.
+    // ~20 GB/s from DRAM on AMD Zen 5 where the vectorized loop reaches ~33.
     function.addFnAttr("no-builtin-memcpy");
     function.addFnAttr("no-builtin-memmove");
   }
