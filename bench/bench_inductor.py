@@ -1,76 +1,159 @@
-"""The model suite under eager, Inductor's C++ backend and Inductor with tritium, in one run.
+"""Models under eager, Inductor's C++ backend and Inductor with tritium: the time of an inference pass and of a
+training step (forward, backward, AdamW step), at one thread and at all cores, and the compile time from
+cold caches.
 
-    python bench/bench_inductor.py            # forward passes, inference mode
-    python bench/bench_inductor.py --quick    # two small models (what CI runs)
-    python bench/bench_inductor.py --save-path DIR    # also the table as DIR/NAME.csv, plotted in DIR/NAME.png
+    python bench/bench_inductor.py                  # the realistic suite (bench/inductor_models.py), ~40 min
+    python bench/bench_inductor.py --suite tiny     # small models, where launches dominate
+    python bench/bench_inductor.py --quick          # two tiny models at all cores (what CI runs)
+    python bench/bench_inductor.py --models GPT BERT --modes training --threads 1
+    python bench/bench_inductor.py --save-path DIR  # also every table as DIR/<title>.csv
 
-Prints milliseconds per forward pass and the ratio to eager (lower is better).
+Each measurement runs in a process of its own with empty Inductor and Triton caches (TORCHINDUCTOR_CACHE_DIR,
+TRITON_CACHE_DIR), its thread count fixed before compiling: Inductor's C++ backend builds its OpenMP thread
+count into the code it generates. "compile" is the first call's time less a steady call's: Dynamo's tracing,
+Inductor's code generation and the compiler behind it (tritium, or the C++ compiler). A training step
+compiles the model with its loss (forward and backward graphs) and the optimizer's step.
 """
 
-import functools
+import json
+import math
 import os
+import subprocess
 import sys
-
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402
-from timing import median_seconds  # noqa: E402
+import tempfile
 
 BACKENDS = {"Inductor C++": "cpp", "Inductor + tritium": "triton"}  # the lines compiled, and their cpu_backend
+LINES = ["eager", *BACKENDS]
+MODES = ["inference", "training"]
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-@functools.cache  # built once, measured line by line
-def models(quick):
-    import transformers
-    torch.manual_seed(0)
-    suite = {
-        "MLP": (nn.Sequential(nn.Linear(256, 512), nn.GELU(), nn.LayerNorm(512), nn.Linear(512, 256)),
-                [torch.randn(64, 256)]),
-        "softmax+layernorm": (nn.Sequential(nn.Softmax(dim=-1), nn.LayerNorm(1024)), [torch.randn(256, 1024)]),
-    }
-    if quick:
-        return suite
-    suite["transformer block"] = (nn.TransformerEncoderLayer(256, 4, 512, dropout=0.0, batch_first=True),
-                                  [torch.randn(8, 64, 256)])
-    gpt2 = transformers.GPT2LMHeadModel(
-        transformers.GPT2Config(n_layer=2, n_head=4, n_embd=128, vocab_size=1000, n_positions=128, bos_token_id=0,
-                                 eos_token_id=0))
-    suite["GPT-2 (2 layers)"] = (gpt2, [torch.randint(0, 1000, (4, 64))])
-    bert = transformers.BertModel(
-        transformers.BertConfig(num_hidden_layers=2, num_attention_heads=4, hidden_size=128, intermediate_size=256,
-                                vocab_size=1000))
-    suite["BERT (2 layers)"] = (bert, [torch.randint(0, 1000, (4, 64))])
-    return suite
+def measure_here(suite, model, mode, line, threads, min_time):
+    """Milliseconds per call and seconds of compiling, in this process (a fresh one, caches empty)."""
+    import time
+
+    import torch
+    sys.path.insert(0, HERE)
+    import inductor_models
+    from timing import median_seconds
+
+    torch.set_num_threads(threads)
+    if line == "Inductor + tritium":
+        import tritium
+        tritium.set_num_threads(threads)
+    training = mode == "training"
+    case = inductor_models.build(suite, model, training)
+
+    def compiled(fn):
+        return fn if line == "eager" else torch.compile(fn, options={"cpu_backend": BACKENDS[line]})
+
+    if training:
+        parameters = [p for p in case.module.parameters() if p.requires_grad]
+        inputs_with_grads = [x for x in case.inputs if x.requires_grad]
+        optimizer = torch.optim.AdamW(parameters, lr=1e-4, foreach=True) if parameters else None
+        forward = compiled(lambda *inputs: case.loss(case.module(*inputs)))
+        optimizer_step = compiled(optimizer.step) if optimizer else None
+
+        def call():
+            forward(*case.inputs).backward()
+            if optimizer:
+                optimizer_step()
+                optimizer.zero_grad(set_to_none=True)
+            for x in inputs_with_grads:
+                x.grad = None
+    else:
+        forward = compiled(case.module)
+        inputs = case.inputs
+
+        def call():
+            with torch.inference_mode():
+                forward(*inputs)
+
+    start = time.perf_counter()
+    call()
+    first = time.perf_counter() - start
+    steady = median_seconds(call, min_time=min_time)
+    return {"ms": steady * 1e3, "compile_s": max(first - steady, 0.0) if line != "eager" else math.nan}
 
 
-def measure(provider, model, quick):
-    module, inputs = models(quick)[model]
-    module.eval()
-    with torch.inference_mode():
-        if provider == "eager":
-            return median_seconds(lambda: module(*inputs), min_time=0.5) * 1e3
-        torch._dynamo.reset()
-        compiled = torch.compile(module, options={"cpu_backend": BACKENDS[provider]})
-        compiled(*inputs)
-        return median_seconds(lambda: compiled(*inputs), min_time=0.5) * 1e3
+def measure(suite, model, mode, line, threads, min_time):
+    """measure_here in a new process with empty caches; NaNs (and the error printed) if it fails."""
+    with tempfile.TemporaryDirectory(prefix="tritium-bench-") as caches:
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(caches, "inductor"),
+                   TRITON_CACHE_DIR=os.path.join(caches, "triton"), OMP_NUM_THREADS=str(threads),
+                   TRITIUM_NUM_THREADS=str(threads))
+        request = json.dumps([suite, model, mode, line, threads, min_time])
+        result = subprocess.run([sys.executable, __file__, "--measure-here", request], env=env, capture_output=True,
+                                text=True, timeout=1800)
+    if result.returncode != 0 or not result.stdout.strip():
+        print(f"{model}, {mode}, {line}, {threads} threads failed:\n{result.stderr[-3000:]}", file=sys.stderr)
+        return {"ms": math.nan, "compile_s": math.nan}
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def geomean(values):
+    values = [v for v in values if v == v and v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else math.nan
 
 
 def main():
-    args = report.parser(__doc__, "two small models").parse_args()
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
-    title, lines = "Inductor, forward pass in inference mode", ["eager", *BACKENDS]
-    # The models' times differ by 100x: a log scale shows each.
-    bench = report.benchmark(title, "ms", ["model"], list(models(args.quick)), lines, y_log=True, quick=args.quick)
-    table = report.run(measure, [bench], args.save_path)
-    table["tritium / eager"] = table["Inductor + tritium"] / table["eager"]
-    table["tritium / C++"] = table["Inductor + tritium"] / table["Inductor C++"]
-    report.print_table(title, "ms", table.rename(columns={line: f"{line} (ms)" for line in lines}),
-                       ["model", *(f"{line} (ms)" for line in lines), "tritium / eager", "tritium / C++"],
-                       better="lower", formats={**{f"{line} (ms)": "{:.3f}" for line in lines},
-                                                "tritium / eager": "{:.2f}x", "tritium / C++": "{:.2f}x"})
+    if len(sys.argv) == 3 and sys.argv[1] == "--measure-here":
+        print(json.dumps(measure_here(*json.loads(sys.argv[2]))))
+        return
+    sys.path.insert(0, HERE)
+    import pandas as pd
+    import torch
+
+    import inductor_models
+    import report
+
+    parser = report.parser(__doc__, "two tiny models, at all cores")
+    parser.add_argument("--suite", choices=list(inductor_models.SUITES), default="realistic")
+    parser.add_argument("--models", nargs="+", default=[], metavar="TEXT",
+                        help="only the models whose name contains one of these")
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=MODES)
+    parser.add_argument("--threads", nargs="+", type=int, default=[1, os.cpu_count()])
+    args = parser.parse_args()
+    suite, models = args.suite, inductor_models.names(args.suite)
+    threads = sorted(set(args.threads))
+    if args.quick:
+        (suite, models), threads = inductor_models.QUICK, [os.cpu_count()]
+    models = [m for m in models if not args.models or any(text in m for text in args.models)]
+    min_time = 0.2 if args.quick else 1.0
+    print(f"torch {torch.__version__}, {os.cpu_count()} cores, CPU features: "
+          f"{report.cpu_features(['avx2', 'avx512f', 'avx512_bf16', 'amx_bf16'])}")
+
+    rows = []
+    for mode in args.modes:
+        for count in threads:
+            for model in models:
+                row = {"mode": mode, "threads": count, "model": model}
+                for line in LINES:
+                    result = measure(suite, model, mode, line, count, min_time)
+                    row[f"{line} (ms)"] = result["ms"]
+                    if line != "eager":
+                        row[f"{line} compile (s)"] = result["compile_s"]
+                row["speed-up over eager"] = row["eager (ms)"] / row["Inductor + tritium (ms)"]
+                row["speed-up over C++"] = row["Inductor C++ (ms)"] / row["Inductor + tritium (ms)"]
+                row["compile time / C++"] = row["Inductor + tritium compile (s)"] / row["Inductor C++ compile (s)"]
+                rows.append(row)
+            done = [r for r in rows if r["mode"] == mode and r["threads"] == count]
+            rows.append({"mode": mode, "threads": count, "model": "geomean",
+                         **{key: geomean([r[key] for r in done]) for key in done[0] if key.startswith(("speed", "compile time"))}})
+
+    table = pd.DataFrame(rows)
+    columns = ["model", *(f"{line} (ms)" for line in LINES), "speed-up over eager", "speed-up over C++",
+               *(f"{line} compile (s)" for line in BACKENDS), "compile time / C++"]
+    formats = {**{f"{line} (ms)": "{:.2f}" for line in LINES}, **{f"{line} compile (s)": "{:.1f}" for line in BACKENDS},
+               "speed-up over eager": "{:.2f}x", "speed-up over C++": "{:.2f}x", "compile time / C++": "{:.2f}x"}
+    for (mode, count), part in table.groupby(["mode", "threads"], sort=False):
+        title = f"Inductor, {mode}, {report.threads(count)}"
+        report.print_table(title, "ms per call; speed-ups", part, columns, better="higher speed-up",
+                           formats=formats)
+        if args.save_path:
+            os.makedirs(args.save_path, exist_ok=True)
+            part.to_csv(os.path.join(args.save_path, title.lower().replace(", ", "-").replace(" ", "-") + ".csv"),
+                        index=False)
 
 
 if __name__ == "__main__":
