@@ -72,6 +72,11 @@ def measure_here(suite, model, mode, line, threads, min_time):
     start = time.perf_counter()
     call()
     first = time.perf_counter() - start
+    if line != "eager":
+        # Inductor boots a pool of compile worker processes (each imports torch: seconds of CPU) and may
+        # still be booting it when a fast compile ends; steady calls would share the cores with it.
+        from torch._inductor.async_compile import shutdown_compile_workers
+        shutdown_compile_workers()
     steady = median_seconds(call, min_time=min_time)
     return {"ms": steady * 1e3, "compile_s": max(first - steady, 0.0) if line != "eager" else math.nan}
 
