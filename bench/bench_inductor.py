@@ -2,7 +2,7 @@
 training step (forward, backward, AdamW step), at one thread and at all cores, and the compile time from
 cold caches.
 
-    python bench/bench_inductor.py                  # the realistic suite (bench/inductor_models.py), ~40 min
+    python bench/bench_inductor.py                  # the realistic suite (bench/inductor_model_suite.py), ~40 min
     python bench/bench_inductor.py --suite tiny     # small models, where launches dominate
     python bench/bench_inductor.py --quick          # two tiny models at all cores (what CI runs)
     python bench/bench_inductor.py --models GPT BERT --modes training --threads 1
@@ -34,7 +34,7 @@ def measure_here(suite, model, mode, line, threads, min_time):
 
     import torch
     sys.path.insert(0, HERE)
-    import inductor_models
+    import inductor_model_suite
     from timing import median_seconds
 
     torch.set_num_threads(threads)
@@ -42,7 +42,7 @@ def measure_here(suite, model, mode, line, threads, min_time):
         import tritium
         tritium.set_num_threads(threads)
     training = mode == "training"
-    case = inductor_models.build(suite, model, training)
+    case = inductor_model_suite.build(suite, model, training)
 
     def compiled(fn):
         return fn if line == "eager" else torch.compile(fn, options={"cpu_backend": BACKENDS[line]})
@@ -109,20 +109,20 @@ def main():
     import pandas as pd
     import torch
 
-    import inductor_models
+    import inductor_model_suite
     import report
 
     parser = report.parser(__doc__, "two tiny models, at all cores")
-    parser.add_argument("--suite", choices=list(inductor_models.SUITES), default="realistic")
+    parser.add_argument("--suite", choices=list(inductor_model_suite.SUITES), default="realistic")
     parser.add_argument("--models", nargs="+", default=[], metavar="TEXT",
                         help="only the models whose name contains one of these")
     parser.add_argument("--modes", nargs="+", choices=MODES, default=MODES)
     parser.add_argument("--threads", nargs="+", type=int, default=[1, os.cpu_count()])
     args = parser.parse_args()
-    suite, models = args.suite, inductor_models.names(args.suite)
+    suite, models = args.suite, inductor_model_suite.names(args.suite)
     threads = sorted(set(args.threads))
     if args.quick:
-        (suite, models), threads = inductor_models.QUICK, [os.cpu_count()]
+        (suite, models), threads = inductor_model_suite.QUICK, [os.cpu_count()]
     models = [m for m in models if not args.models or any(text in m for text in args.models)]
     min_time = 0.2 if args.quick else 1.0
     print(f"torch {torch.__version__}, {os.cpu_count()} cores, CPU features: "
@@ -142,6 +142,8 @@ def main():
                 row["speed-up over C++"] = row["Inductor C++ (ms)"] / row["Inductor + tritium (ms)"]
                 row["compile time / C++"] = row["Inductor + tritium compile (s)"] / row["Inductor C++ compile (s)"]
                 rows.append(row)
+                print(f"  {mode}, {report.threads(count)}, {model}: " + ", ".join(
+                    f"{key} {value:.3g}" for key, value in row.items() if isinstance(value, float)), file=sys.stderr)
             done = [r for r in rows if r["mode"] == mode and r["threads"] == count]
             rows.append({"mode": mode, "threads": count, "model": "geomean",
                          **{key: geomean([r[key] for r in done]) for key in done[0] if key.startswith(("speed", "compile time"))}})
