@@ -102,3 +102,24 @@ func.func @batch_matmul_untouched(%a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>, 
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%c : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %r : tensor<2x4x4xf32>
 }
+
+// -----
+
+// An accumulator updated in place (input and init the same tensor, as
+// update-loop-carried-tiles-in-place leaves a chunked reduction's running max) is collapsed
+// once and the view serves both operands: two views of it would make bufferization copy the
+// accumulator before every update.
+// CHECK-LABEL: func.func @accumulator_is_one_view
+// CHECK: %[[ACC:.+]] = tensor.collapse_shape %arg0 {{\[}}[0, 1]] : tensor<1x2048xf32> into tensor<2048xf32>
+// CHECK: %[[X:.+]] = tensor.collapse_shape %arg1 {{\[}}[0, 1]]
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {{.*}} ins(%[[ACC]], %[[X]] : tensor<2048xf32>, tensor<2048xf32>) outs(%[[ACC]] : tensor<2048xf32>)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @accumulator_is_one_view(%acc: tensor<1x2048xf32>, %x: tensor<1x2048xf32>) -> tensor<1x2048xf32> {
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%acc, %x : tensor<1x2048xf32>, tensor<1x2048xf32>) outs(%acc : tensor<1x2048xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.maxnumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2048xf32>
+  return %r : tensor<1x2048xf32>
+}

@@ -104,6 +104,11 @@ LogicalResult collapse(RewriterBase &rewriter, linalg::GenericOp op) {
   SmallVector<AffineMap> newMaps;
   SmallVector<Value> newOperands;
   SmallVector<SmallVector<ReassociationIndices>> resultReassociations;
+  // One view per operand value and grouping: an accumulator updated in place is both an input
+  // and the init, and bufferization keeps that in place only if both are the same value (two
+  // collapse_shape ops of it look like a read and a write of different tensors: a copy of the
+  // accumulator every iteration).
+  SmallVector<std::tuple<Value, SmallVector<ReassociationIndices>, Value>> views;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     SmallVector<AffineExpr> results;
@@ -120,8 +125,18 @@ LogicalResult collapse(RewriterBase &rewriter, linalg::GenericOp op) {
     }
     newMaps.push_back(AffineMap::get(groups.size(), 0, results, context));
     Value value = operand.get();
-    if (reassociation.size() != map.getNumResults())
-      value = tensor::CollapseShapeOp::create(rewriter, loc, value, reassociation);
+    if (reassociation.size() != map.getNumResults()) {
+      auto seen = llvm::find_if(views, [&](const auto &view) {
+        return std::get<0>(view) == value && std::get<1>(view) == reassociation;
+      });
+      if (seen != views.end()) {
+        value = std::get<2>(*seen);
+      } else {
+        Value view = tensor::CollapseShapeOp::create(rewriter, loc, value, reassociation);
+        views.emplace_back(value, reassociation, view);
+        value = view;
+      }
+    }
     newOperands.push_back(value);
     if (op.isDpsInit(&operand))
       resultReassociations.push_back(reassociation);
