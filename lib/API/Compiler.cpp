@@ -164,6 +164,7 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
           pm.addPass(createCheckMemoryBounds());
         pm.addPass(createCarryPointerTileOffsetsAsScalars());
         pm.addPass(createIgnoreNaNInIndexReductions());
+        pm.addPass(createRecognizeNaNPropagatingMinMaxCombiners());
         pm.addPass(createAccumulateHalfFloatsInF32());
         pm.addPass(createStreamLoadsIntoStores());
         pm.addPass(createConvertTritonToLinalg());

@@ -1,7 +1,8 @@
 """Float max and min reductions over rows, with NaN, infinities and signed zeros.
 
 `tl.max`/`tl.min` ignore NaN unless every value is NaN (LLVM's maxnum/minnum); a `tl.reduce`
-with `tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)` lets any NaN win (maximum/minimum). The vectorized loops end in a vector
+with `tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)` lets any NaN win (maximum/minimum), and
+so does Inductor's combiner `where((a > b) | (a != a), a, b)` (tritium reduces it as maximum). The vectorized loops end in a vector
 reduction that tritium folds as a tree of halving steps; these rows put the special values in
 every lane position that tree meets (first, last, the halves' edges) and at every length the
 loop splits differently (below one vector, whole vectors, masked tails).
@@ -25,20 +26,38 @@ def min_propagating_nan(a, b):
 
 
 @triton.jit
+def inductor_maximum(a, b):  # torch._inductor.runtime.triton_helpers.maximum, for floats
+    mask = a > b
+    mask |= a != a
+    return tl.where(mask, a, b)
+
+
+@triton.jit
+def inductor_minimum(a, b):
+    mask = a < b
+    mask |= a != a
+    return tl.where(mask, a, b)
+
+
+@triton.jit
 def row_min_max_kernel(x_ptr, out_ptr, stride, n_cols, OP: tl.constexpr, PROPAGATE: tl.constexpr,
-                       BLOCK: tl.constexpr):
+                       BLOCK: tl.constexpr, INDUCTOR: tl.constexpr = False):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
     mask = cols < n_cols
     if OP == "max":
         x = tl.load(x_ptr + row * stride + cols, mask=mask, other=-float("inf"))
-        if PROPAGATE:
+        if INDUCTOR:
+            result = tl.reduce(x, 0, inductor_maximum)
+        elif PROPAGATE:
             result = tl.reduce(x, 0, max_propagating_nan)
         else:
             result = tl.max(x, axis=0)
     else:
         x = tl.load(x_ptr + row * stride + cols, mask=mask, other=float("inf"))
-        if PROPAGATE:
+        if INDUCTOR:
+            result = tl.reduce(x, 0, inductor_minimum)
+        elif PROPAGATE:
             result = tl.reduce(x, 0, min_propagating_nan)
         else:
             result = tl.min(x, axis=0)
@@ -104,3 +123,20 @@ def test_the_vector_reduction_is_a_tree(op, propagate, name):
     # No serial reduction left for instruction selection; halving steps on vectors instead.
     assert "llvm.vector.reduce.f" not in llir
     assert f"@llvm.{name}.v" in llir
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("n_cols", [3, 16, 100, 1024, 8192])
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_inductor_combiners_with_special_values(dtype, n_cols, op):
+    """Inductor's NaN-propagating combiners give numpy's max/min (a NaN wins); +0 and -0 tie."""
+    generator = torch.Generator().manual_seed(n_cols + 1)
+    x = special_rows(n_cols, generator).to(dtype)
+    out = torch.empty(x.shape[0], dtype=dtype)
+    block = triton.next_power_of_2(n_cols)
+    compiled = row_min_max_kernel[(x.shape[0], )](x, out, x.stride(0), n_cols, OP=op, PROPAGATE=True, BLOCK=block,
+                                                  INDUCTOR=True)
+    np.testing.assert_array_equal(out.double().numpy(), reference(x, op, True, block))
+    if dtype == torch.float32 and n_cols >= 1024:
+        # One vectorized pass with LLVM's maximum/minimum, not a tree of selects over pairs.
+        assert f"@llvm.{'maximum' if op == 'max' else 'minimum'}.v" in compiled.asm["llir"]

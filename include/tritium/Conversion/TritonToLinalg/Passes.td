@@ -97,6 +97,21 @@ def IgnoreNaNInIndexReductions : Pass<"ignore-nan-in-index-reductions", "mlir::M
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def RecognizeNaNPropagatingMinMaxCombiners
+    : Pass<"recognize-nan-propagating-min-max-combiners", "mlir::ModuleOp"> {
+  let summary = "Reduce with maximumf/minimumf where a combiner selects the larger value or a NaN";
+  let description = [{
+    A one-operand float `tt.reduce` whose combiner is `select((a > b) | (a != a), a, b)`
+    (Inductor's `triton_helpers.maximum`; `<` for its `minimum`) gets the combiner
+    `arith.maximumf(a, b)` (`minimumf`). They agree on every pair but two: between +0 and -0
+    the select answers its right operand where maximumf answers +0 (minimumf -0), and of two
+    NaNs it keeps the left one's payload; a reduction's order decides both anyway. As one op
+    with an identity (-inf, +inf) the reduction runs in one vectorized pass over the axis (and
+    can read its input where it is loaded) instead of a tree of neighbouring pairs.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def AccumulateHalfFloatsInF32 : Pass<"accumulate-half-floats-in-f32", "mlir::ModuleOp"> {
   let summary = "Sum and multiply f16/bf16 tiles in f32 (tt.reduce, tt.scan), rounding once";
   let description = [{
