@@ -140,35 +140,48 @@ def _scaled_softmax(x):
     return torch.softmax(x * (1.0 / math.sqrt(x.shape[-1])), dim=-1)
 
 
-def _gpt2(layers, width, heads, vocab, batch, seq):
+class _HFWithLabels(nn.Module):
+    """A transformers model called with labels (the inputs themselves), so that it returns its loss."""
+
+    def __init__(self, model, labels):
+        super().__init__()
+        self.model = model
+        self.register_buffer("labels", labels, persistent=False)
+
+    def forward(self, tokens):
+        return self.model(tokens, labels=self.labels)
+
+
+def _language_model(model, vocab, batch, seq, training):
+    """A transformers language model over random tokens; while training, called with the tokens as its
+    labels so that it returns its own loss."""
+    tokens = torch.randint(0, vocab, (batch, seq))
+    if training:
+        return Case(_HFWithLabels(model, tokens), [tokens], _hf_loss)
+    return Case(model, [tokens], None)
+
+
+def _gpt2(layers, width, heads, vocab, batch, seq, training):
     import transformers
     config = transformers.GPT2Config(n_layer=layers, n_head=heads, n_embd=width, vocab_size=vocab, n_positions=seq,
                                      bos_token_id=0, eos_token_id=0)
-    tokens = torch.randint(0, vocab, (batch, seq))
-    model = transformers.GPT2LMHeadModel(config)
-    return model, tokens
+    return _language_model(transformers.GPT2LMHeadModel(config), vocab, batch, seq, training)
 
 
-def _bert(layers, width, heads, vocab, batch, seq):
+def _bert(layers, width, heads, vocab, batch, seq, training):
     import transformers
     config = transformers.BertConfig(num_hidden_layers=layers, num_attention_heads=heads, hidden_size=width,
                                      intermediate_size=4 * width, vocab_size=vocab, max_position_embeddings=seq)
-    return transformers.BertForMaskedLM(config), torch.randint(0, vocab, (batch, seq))
+    return _language_model(transformers.BertForMaskedLM(config), vocab, batch, seq, training)
 
 
 def _realistic(training):
     """name -> Case builder, at realistic sizes."""
     def gpt2():
-        model, tokens = _gpt2(4, 512, 8, 8192, 4, 256)
-        if training:  # labels make the model return its language-modelling loss
-            return Case(_HFWithLabels(model, tokens), [tokens], _hf_loss)
-        return Case(model, [tokens], None)
+        return _gpt2(4, 512, 8, 8192, 4, 256, training)
 
     def bert():
-        model, tokens = _bert(4, 512, 8, 8192, 4, 256)
-        if training:
-            return Case(_HFWithLabels(model, tokens), [tokens], _hf_loss)
-        return Case(model, [tokens], None)
+        return _bert(4, 512, 8, 8192, 4, 256, training)
 
     def llama():
         return Case(LlamaDecoder(4, 512, 8, 1408, 256), [torch.randn(4, 256, 512)], _mean_square)
@@ -202,18 +215,6 @@ def _realistic(training):
             "cross-entropy": cross_entropy}
 
 
-class _HFWithLabels(nn.Module):
-    """A transformers model called with labels (the inputs themselves), so that it returns its loss."""
-
-    def __init__(self, model, labels):
-        super().__init__()
-        self.model = model
-        self.register_buffer("labels", labels, persistent=False)
-
-    def forward(self, tokens):
-        return self.model(tokens, labels=self.labels)
-
-
 def _tiny(training):
     def mlp():
         return Case(nn.Sequential(nn.Linear(256, 512), nn.GELU(), nn.LayerNorm(512), nn.Linear(512, 256)),
@@ -227,12 +228,10 @@ def _tiny(training):
                     _mean_square)
 
     def gpt2():
-        model, tokens = _gpt2(2, 128, 4, 1000, 4, 64)
-        return Case(_HFWithLabels(model, tokens), [tokens], _hf_loss) if training else Case(model, [tokens], None)
+        return _gpt2(2, 128, 4, 1000, 4, 64, training)
 
     def bert():
-        model, tokens = _bert(2, 128, 4, 1000, 4, 64)
-        return Case(_HFWithLabels(model, tokens), [tokens], _hf_loss) if training else Case(model, [tokens], None)
+        return _bert(2, 128, 4, 1000, 4, 64, training)
 
     return {"tiny MLP": mlp, "tiny softmax+layernorm": softmax_layernorm, "tiny transformer block": transformer_block,
             "tiny GPT-2": gpt2, "tiny BERT": bert}
