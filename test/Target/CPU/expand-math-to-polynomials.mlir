@@ -1,4 +1,5 @@
 // RUN: tritium-opt %s --tritium-cpu-expand-math-to-polynomials | FileCheck %s
+// RUN: tritium-opt %s --tritium-cpu-expand-math-to-polynomials=ldexp-scaling | FileCheck %s --check-prefix=LDEXP
 
 // exp becomes arith (vectorizable, no division); sin keeps its libm call.
 // CHECK-LABEL: func.func @transcendental
@@ -11,21 +12,29 @@ func.func @transcendental(%x: f32) -> (f32, f32) {
   return %0, %1 : f32, f32
 }
 
-// f32 exp2: x = n + f with n = roundeven(x); 2^f by a degree-7 polynomial (fused
-// multiply-adds ending in + 1); 2^n as two powers of two built on the exponent bits; NaN
-// passes through. f64 keeps its libm call.
+// f32 exp2: n = x rounded by adding 1.5 * 2^23, f = x - n; 2^f by a degree-6 polynomial (fused
+// multiply-adds ending in + 1); n's integer value from the sum's bits, no float-to-int
+// conversion; 2^n as two powers of two built on the exponent bits (or, with ldexp-scaling, one
+// llvm.intr.ldexp). The clamp is two selects that let NaN through; no NaN test of its own.
+// f64 keeps its libm call.
 // CHECK-LABEL: func.func @exp2
-// CHECK: %[[NAN:.+]] = arith.cmpf uno, %arg0, %arg0 : vector<16xf32>
-// CHECK: %[[N:.+]] = math.roundeven %{{.+}} : vector<16xf32>
+// CHECK-NOT: arith.cmpf uno
+// CHECK: %[[LOW:.+]] = arith.cmpf olt, %arg0
+// CHECK: %[[CLAMPED:.+]] = arith.select %[[LOW]], %{{.+}}, %arg0
+// CHECK: %[[SUM:.+]] = arith.addf %{{.+}}, %[[SHIFTER:.+]] : vector<16xf32>
+// CHECK: %[[N:.+]] = arith.subf %[[SUM]], %[[SHIFTER]] : vector<16xf32>
 // CHECK: %[[F:.+]] = arith.subf %{{.+}}, %[[N]] : vector<16xf32>
-// CHECK-COUNT-7: math.fma %{{.+}}, %[[F]], %{{.+}} : vector<16xf32>
-// CHECK: %[[E:.+]] = arith.fptosi %[[N]] : vector<16xf32> to vector<16xi32>
+// CHECK-COUNT-6: math.fma %{{.+}}, %[[F]], %{{.+}} : vector<16xf32>
+// CHECK-NOT: math.fma
+// CHECK-NOT: arith.fptosi
+// CHECK: %[[BITS:.+]] = arith.bitcast %[[SUM]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[E:.+]] = arith.subi %[[BITS]]
 // CHECK: arith.shrsi %[[E]]
 // CHECK: arith.shli
 // CHECK: arith.bitcast {{.+}} : vector<16xi32> to vector<16xf32>
 // CHECK: arith.mulf
 // CHECK: arith.mulf
-// CHECK: arith.select %[[NAN]], %arg0
+// CHECK-NOT: arith.select
 // CHECK-NOT: math.exp2 %arg0
 // CHECK: math.exp2 %arg1 : f64
 func.func @exp2(%x: vector<16xf32>, %y: f64) -> (vector<16xf32>, f64) {
@@ -34,22 +43,49 @@ func.func @exp2(%x: vector<16xf32>, %y: f64) -> (vector<16xf32>, f64) {
   return %0, %1 : vector<16xf32>, f64
 }
 
-// f32 exp: n = roundeven(x log2 e), f = x - n ln 2 by two fused multiply-adds (ln 2 in a high
-// and a low part), e^f by a degree-7 polynomial, 2^n as two powers of two; no division.
+// f32 exp: n = x log2 e rounded by one fused multiply-add with 1.5 * 2^23, f = x - n ln 2 by
+// two fused multiply-adds (ln 2 in a high and a low part), e^f by a degree-6 polynomial, 2^n
+// as two powers of two (or one ldexp); no division, no NaN test.
 // CHECK-LABEL: func.func @exp
+// CHECK-NOT: arith.cmpf uno
 // CHECK: %[[LOG2E:.+]] = arith.constant dense<1.44269502> : vector<8xf32>
-// CHECK: %[[NAN:.+]] = arith.cmpf uno, %arg0, %arg0 : vector<8xf32>
-// CHECK: %[[SCALED:.+]] = arith.mulf %{{.+}}, %[[LOG2E]] : vector<8xf32>
-// CHECK: %[[N:.+]] = math.roundeven %[[SCALED]] : vector<8xf32>
+// CHECK: %[[SUM:.+]] = math.fma %{{.+}}, %[[LOG2E]], %[[SHIFTER:.+]] : vector<8xf32>
+// CHECK: %[[N:.+]] = arith.subf %[[SUM]], %[[SHIFTER]] : vector<8xf32>
 // CHECK: %[[HI:.+]] = math.fma %[[N]], %{{.+}}, %{{.+}} : vector<8xf32>
 // CHECK: %[[F:.+]] = math.fma %[[N]], %{{.+}}, %[[HI]] : vector<8xf32>
-// CHECK-COUNT-7: math.fma %{{.+}}, %[[F]], %{{.+}} : vector<8xf32>
+// CHECK-COUNT-6: math.fma %{{.+}}, %[[F]], %{{.+}} : vector<8xf32>
 // CHECK-NOT: arith.divf
-// CHECK: arith.fptosi %[[N]] : vector<8xf32> to vector<8xi32>
+// CHECK-NOT: arith.fptosi
+// CHECK: arith.bitcast %[[SUM]] : vector<8xf32> to vector<8xi32>
 // CHECK: arith.mulf
-// CHECK: arith.mulf
-// CHECK: arith.select %[[NAN]], %arg0
+// CHECK: %[[R:.+]] = arith.mulf
+// CHECK-NOT: arith.select
+// CHECK: return %[[R]] : vector<8xf32>
 func.func @exp(%x: vector<8xf32>) -> vector<8xf32> {
   %0 = math.exp %x : vector<8xf32>
   return %0 : vector<8xf32>
+}
+
+// With ldexp-scaling, a scalar f32 exp (what the loops LLVM vectorizes hold) applies 2^n with one
+// llvm.intr.ldexp of n's integer value (vscalefps once vectorized on AVX-512); vector operands
+// keep the two powers of two (checked above with the option off; the same with it on).
+// LDEXP-LABEL: func.func @scalar_exp
+// LDEXP: %[[SUM:.+]] = math.fma %{{.+}}, %{{.+}}, %{{.+}} : f32
+// LDEXP-COUNT-8: math.fma
+// LDEXP: %[[BITS:.+]] = arith.bitcast %[[SUM]] : f32 to i32
+// LDEXP: %[[E:.+]] = arith.subi %[[BITS]]
+// LDEXP: %[[R:.+]] = llvm.intr.ldexp(%{{.+}}, %[[E]]) : (f32, i32) -> f32
+// LDEXP-NOT: arith.mulf
+// LDEXP: return %[[R]]
+// LDEXP-LABEL: func.func @vector_exp
+// LDEXP-NOT: llvm.intr.ldexp
+// LDEXP: arith.mulf
+// LDEXP: arith.mulf
+func.func @scalar_exp(%x: f32) -> f32 {
+  %0 = math.exp %x : f32
+  return %0 : f32
+}
+func.func @vector_exp(%x: vector<4xf32>) -> vector<4xf32> {
+  %0 = math.exp %x : vector<4xf32>
+  return %0 : vector<4xf32>
 }

@@ -3,6 +3,7 @@
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -74,17 +75,29 @@ Value i32Constant(OpBuilder &b, Location loc, Type like, int32_t value) {
   return arith::ConstantOp::create(b, loc, like, cast<TypedAttr>(attr));
 }
 
+/// The polynomial P(f) ~ e^f (exp) or 2^f (exp2) for |f| <= 1/2 ln 2 (exp) or 1/2 (exp2):
+/// coefficients of f^1 .. f^6 (the constant term is 1), minimax for the relative error with
+/// f's own coefficient fixed at 1 for exp (truncation below 3e-9, 0.05 ulp). One degree less
+/// than a Taylor polynomial of the same accuracy: one fused multiply-add fewer per element.
+constexpr float kExpCoefficients[6] = {0x1p+0f,          0x1.fffffcp-2f,   0x1.555492p-3f,
+                                       0x1.5558f2p-5f,   0x1.123a2p-7f,    0x1.6a23dp-10f};
+constexpr float kExp2Coefficients[6] = {0x1.62e43p-1f,   0x1.ebfbdcp-3f,   0x1.c6aee8p-5f,
+                                        0x1.3b2d4cp-7f,  0x1.5f3e54p-10f,  0x1.41fbbcp-13f};
+
 /// f32 exp2 has no upstream approximation (LLVM calls exp2f once per element), and numpy's
 /// exp (ExpandMathLikeNumPy, which the numpy-exp option keeps) divides once per element. Both
 /// become 2^n * P(f) with n an integer and |f| <= 1/2 ln 2, without a division:
-///   exp2: n = roundeven(x), f = (x - n) ln 2 (exact difference, folded into P's coefficients);
-///   exp:  n = roundeven(x log2 e), f = x - n ln 2, with ln 2 in two parts by fused
+///   exp2: n = x rounded to an integer, f = x - n (exact);
+///   exp:  n = x log2 e rounded to an integer, f = x - n ln 2, with ln 2 in two parts by fused
 ///         multiply-adds (the difference rounds once, below 0.25 ulp of the result).
-/// P is the degree-7 Taylor polynomial of e^f (truncation below 0.05 ulp), 2^n is applied as
-/// two exact powers of two, 2^(n/2) and 2^(n - n/2), so that results near the top of the range
-/// and subnormal ones are rounded once. Inputs are clamped to where the result is 0 or infinity
-/// anyway; NaN stays NaN. Both stay within 1 ulp (python/test/test_exp_polynomial.py).
-void expandExponentials(Operation *root) {
+/// n is rounded by adding 1.5 * 2^23, which leaves n in the low bits of the sum: its integer
+/// value is the sum's bits minus the constant's, with no float-to-int conversion. 2^n is applied
+/// in one rounding, so that results near the top of the range and subnormal ones stay within
+/// 1 ulp: by ldexp (one vscalefps on AVX-512 hosts) or as two exact powers of two, 2^(n/2) and
+/// 2^(n - n/2), built from integer bits (vector operands, which the LLVM dialect's ldexp does not take). Inputs are clamped to where the result is 0 or
+/// infinity anyway, by selects that let NaN through: every step keeps it NaN, so it needs no
+/// test of its own. Both stay within 1 ulp (python/test/test_exp_polynomial.py).
+void expandExponentials(Operation *root, bool ldexpScaling) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<math::ExpOp, math::Exp2Op>(op) && getElementTypeOrSelf(op->getResult(0).getType()).isF32())
@@ -100,48 +113,51 @@ void expandExponentials(Operation *root) {
     if (auto shaped = dyn_cast<ShapedType>(type))
       intType = shaped.clone(b.getI32Type());
     auto constant = [&](float v) { return f32Constant(b, loc, type, v); };
-    // exp: e^-110 and e^90 are beyond the subnormals and the largest float.
+    auto integer = [&](int32_t v) { return i32Constant(b, loc, intType, v); };
+    // exp: e^-110 and e^90 are beyond the subnormals and the largest float. A comparison with
+    // NaN is false, so NaN passes both selects.
     float lowest = natural ? -110.0f : -160.0f, highest = natural ? 90.0f : 130.0f;
-    Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-    Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, constant(lowest));
-    Value high = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, constant(highest));
-    Value clamped = arith::SelectOp::create(b, loc, low, constant(lowest), x);
-    clamped = arith::SelectOp::create(b, loc, high, constant(highest), clamped);
-    clamped = arith::SelectOp::create(b, loc, isNaN, constant(0.0f), clamped);
-    Value n, f;
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, constant(lowest));
+    Value clamped = arith::SelectOp::create(b, loc, below, constant(lowest), x);
+    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, clamped, constant(highest));
+    clamped = arith::SelectOp::create(b, loc, above, constant(highest), clamped);
+    const float shifter = 0x1.8p23f; // adding it rounds |v| < 2^22 to an integer, to nearest even
+    Value shifted, f;
     if (natural) {
-      Value log2e = arith::MulFOp::create(b, loc, clamped, constant(0x1.715476p+0f));
-      n = math::RoundEvenOp::create(b, loc, log2e);
+      shifted = math::FmaOp::create(b, loc, clamped, constant(0x1.715476p+0f), constant(shifter));
+      Value n = arith::SubFOp::create(b, loc, shifted, constant(shifter));
       f = math::FmaOp::create(b, loc, n, constant(-0x1.62e43p-1f), clamped); // ln 2, high part
       f = math::FmaOp::create(b, loc, n, constant(0x1.05c61p-29f), f);       // ln 2, low part
     } else {
-      n = math::RoundEvenOp::create(b, loc, clamped);
+      shifted = arith::AddFOp::create(b, loc, clamped, constant(shifter));
+      Value n = arith::SubFOp::create(b, loc, shifted, constant(shifter));
       f = arith::SubFOp::create(b, loc, clamped, n);
     }
-    // c^k / k!, k = 7 .. 1 (c = ln 2 for exp2, 1 for exp), by Horner's rule with fused
-    // multiply-adds.
-    double factor = natural ? 1.0 : 0.69314718055994531;
-    double coefficients[7];
-    double term = 1.0;
-    for (int k = 1; k <= 7; ++k) {
-      term *= factor / k;
-      coefficients[7 - k] = term;
-    }
-    Value p = constant(float(coefficients[0]));
-    for (double c : ArrayRef<double>(coefficients).drop_front())
-      p = math::FmaOp::create(b, loc, p, f, constant(float(c)));
+    // P by Horner's rule with fused multiply-adds.
+    ArrayRef<float> coefficients = natural ? ArrayRef<float>(kExpCoefficients)
+                                           : ArrayRef<float>(kExp2Coefficients);
+    Value p = constant(coefficients.back());
+    for (float c : llvm::reverse(coefficients.drop_back()))
+      p = math::FmaOp::create(b, loc, p, f, constant(c));
     p = math::FmaOp::create(b, loc, p, f, constant(1.0f));
-    Value exponent = arith::FPToSIOp::create(b, loc, intType, n);
-    Value half = arith::ShRSIOp::create(b, loc, exponent, i32Constant(b, loc, intType, 1));
-    Value rest = arith::SubIOp::create(b, loc, exponent, half);
-    auto powerOfTwo = [&](Value k) {
-      Value biased = arith::AddIOp::create(b, loc, k, i32Constant(b, loc, intType, 127));
-      Value bits = arith::ShLIOp::create(b, loc, biased, i32Constant(b, loc, intType, 23));
-      return arith::BitcastOp::create(b, loc, type, bits).getResult();
-    };
-    Value result = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
-    result = arith::MulFOp::create(b, loc, result, powerOfTwo(rest));
-    result = arith::SelectOp::create(b, loc, isNaN, x, result);
+    Value exponent = arith::SubIOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, intType, shifted),
+        integer(llvm::bit_cast<int32_t>(shifter)));
+    Value result;
+    // The LLVM dialect's ldexp takes scalars; LLVM's loop vectorizer widens it.
+    if (ldexpScaling && !isa<ShapedType>(type)) {
+      result = LLVM::LoadExpOp::create(b, loc, type, p, exponent);
+    } else {
+      Value half = arith::ShRSIOp::create(b, loc, exponent, integer(1));
+      Value rest = arith::SubIOp::create(b, loc, exponent, half);
+      auto powerOfTwo = [&](Value k) {
+        Value biased = arith::AddIOp::create(b, loc, k, integer(127));
+        Value bits = arith::ShLIOp::create(b, loc, biased, integer(23));
+        return arith::BitcastOp::create(b, loc, type, bits).getResult();
+      };
+      result = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
+      result = arith::MulFOp::create(b, loc, result, powerOfTwo(rest));
+    }
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
   }
@@ -149,9 +165,10 @@ void expandExponentials(Operation *root) {
 
 struct ExpandMathToPolynomialsPass
     : impl::ExpandMathToPolynomialsBase<ExpandMathToPolynomialsPass> {
+  using Base::Base;
   void runOnOperation() override {
     widenToSubnormals(getOperation());
-    expandExponentials(getOperation());
+    expandExponentials(getOperation(), ldexpScaling);
     RewritePatternSet patterns(&getContext());
     populateMathF32ExpansionPatterns(patterns, hasAccurateApproximation);
     populateMathPolynomialApproximationPatterns(patterns, hasAccurateApproximation);

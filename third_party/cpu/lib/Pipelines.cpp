@@ -77,7 +77,11 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   ExpandMathLikeNumPyOptions numpyMath;
   numpyMath.includeExp = options.numpyExp;
   pm.addPass(createExpandMathLikeNumPy(numpyMath));
-  pm.addPass(createExpandMathToPolynomials());
+  // AVX-512's vscalefps applies exp's power of two in one instruction; elsewhere LLVM would
+  // call ldexpf per element, so the scaling is built from integer bits instead.
+  ExpandMathToPolynomialsOptions polynomials;
+  polynomials.ldexpScaling = host.lookup("avx512f");
+  pm.addPass(createExpandMathToPolynomials(polynomials));
   pm.addPass(createGuardIntegerDivision());
   // bf16 arithmetic left to LLVM goes through f32 and back with an instruction that flushes
   // subnormals; computing in f32 explicitly leaves the rounding to the expansion below.

@@ -50,9 +50,17 @@ def ExpandMathToPolynomials : Pass<"tritium-cpu-expand-math-to-polynomials"> {
     `math.exp`, `math.log`, `math.tanh`, `math.erf`, ... on f32 (and narrower floats, via
     f32) become sequences of arith ops that LLVM vectorizes, instead of scalar libm calls:
     `%y = math.exp %x : f32` becomes range reduction plus a polynomial in arith.
+    With `ldexp-scaling`, f32 `exp`/`exp2` apply their power of two with `llvm.intr.ldexp`,
+    which LLVM vectorizes and lowers to one `vscalefps` where the host has AVX-512; without
+    it, as two exact multiplications by powers of two built from integer bits. The pipeline
+    sets the option from the host.
   }];
+  let options = [
+    Option<"ldexpScaling", "ldexp-scaling", "bool", /*default=*/"false",
+           "Scale exp/exp2 results with llvm.intr.ldexp (one vscalefps on AVX-512 hosts)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
-                           "mlir::vector::VectorDialect"];
+                           "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"];
 }
 
 def AddKernelEntry : Pass<"tritium-cpu-add-kernel-entry", "mlir::ModuleOp"> {
