@@ -93,3 +93,56 @@ def test_group_scale_loads_are_not_gathers():
     assert re.search(r"load <\d+ x i8>", llir), "no consecutive vector load of q"
     strip_part = llir.split("llvm.masked.gather")[0] if "llvm.masked.gather" in llir else llir
     assert re.search(r"= load float, ptr", strip_part), "no scalar load of a group's scale"
+
+
+@triton.jit
+def rotary_kernel(qkv_ptr, cos_ptr, sin_ptr, out_ptr, xnumel, start, HEADS: tl.constexpr, SEQ: tl.constexpr,
+                  HALF: tl.constexpr, BLOCK: tl.constexpr):
+    # Inductor's rotary embedding of the queries of a (batch, seq, 3, HEADS, 2 * HALF) projection into a
+    # (batch, HEADS, seq, 2 * HALF) output: one index decomposed by the nested periods HALF, HALF * HEADS,
+    # HALF * HEADS * SEQ.
+    xindex = start + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    xmask = xindex < xnumel
+    x0 = xindex % HALF
+    x1 = (xindex // HALF) % HEADS
+    x4 = xindex // (HALF * HEADS)
+    x2 = (xindex // (HALF * HEADS)) % SEQ
+    x3 = xindex // (HALF * HEADS * SEQ)
+    row = 2 * HALF * x1 + 6 * HALF * HEADS * x4
+    a = tl.load(qkv_ptr + (x0 + row), xmask)
+    b = tl.load(qkv_ptr + (HALF + x0 + row), xmask)
+    cos = tl.load(cos_ptr + (x0 + HALF * x2), xmask)
+    sin = tl.load(sin_ptr + (x0 + HALF * x2), xmask)
+    out = x0 + 2 * HALF * x2 + 2 * HALF * SEQ * x1 + 2 * HALF * SEQ * HEADS * x3
+    tl.store(out_ptr + out, a * cos - b * sin, xmask)
+    tl.store(out_ptr + (HALF + out), a * sin + b * cos, xmask)
+
+
+@pytest.mark.parametrize("half, heads", [(32, 8), (16, 4), (24, 2), (8, 4)])
+@pytest.mark.parametrize("start", [0, 40])
+def test_nested_periods_of_rotary_embeddings(half, heads, start):
+    """Periods that are multiples of the smallest (32, 256, 25600; 16, 64, 6400; 24, 48, 4800) fold into one
+    strip loop (the lit test strip-mine-loops-at-division-periods.mlir checks that no division is left in it);
+    8 is below the shortest strip, so that kernel keeps its divisions. Elements before `start` stay untouched."""
+    batch, seq = 2, 100
+    qkv = torch.randn(batch, seq, 3, heads, 2 * half)
+    cos, sin = torch.randn(seq, half), torch.randn(seq, half)
+    out = torch.full((batch, heads, seq, 2 * half), -7.0)
+    n = batch * seq * heads * half
+    block = 512
+    rotary_kernel[(triton.cdiv(n - start, block), )](qkv, cos, sin, out, n, start, HEADS=heads, SEQ=seq, HALF=half,
+                                                      BLOCK=block)
+    q = qkv[:, :, 0].transpose(1, 2)
+    q1, q2 = q[..., :half], q[..., half:]
+    expected = torch.cat([q1 * cos - q2 * sin, q1 * sin + q2 * cos], -1)
+    # The first `start` rotated elements (in the kernel's index order: x0 fastest, then head, seq, batch) are not
+    # written.
+    flat = expected.permute(0, 2, 1, 3).reshape(batch * seq * heads, 2, half).clone()
+    skipped = torch.zeros(n, dtype=torch.bool)
+    skipped[:start] = True
+    skipped = skipped.view(batch * seq * heads, half)
+    flat[:, 0][skipped] = -7.0
+    flat[:, 1][skipped] = -7.0
+    expected = flat.view(batch, seq, heads, 2 * half).permute(0, 2, 1, 3)
+    torch.testing.assert_close(out, expected, rtol=1e-6, atol=1e-6)
+

@@ -1,25 +1,30 @@
 // RUN: tritium-opt %s --tritium-cpu-strip-mine-loops-at-division-periods --canonicalize | FileCheck %s
 
 // out[o + i] = q[o + i] * scale[(o + i) / 128] + bias[(o + i) % 768]: the iterations run as
-// strips between multiples of the period; inside a strip the quotient is the strip number
-// and the remainder is the index minus the strip's start. Only one period per loop: 768's
-// remainder stays a division. When the indices could be negative or wrap, the loop runs as
-// it was.
+// strips between multiples of the smallest period; inside a strip the quotient is the strip
+// number and the remainder is the index minus the strip's start. 768 is a multiple of 128, so
+// a strip lies within one period of 768 too: its remainder is the index minus (q / 6) * 768.
+// When the indices could be negative or wrap, the loop runs as it was.
 // CHECK-LABEL: func.func @group_scale
 // CHECK: %[[OK:.+]] = arith.andi
 // CHECK: scf.if %[[OK]] {
 // CHECK:   scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:     %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
 // CHECK:     %[[QI:.+]] = arith.trunci %[[Q64]] : i64 to i32
+// CHECK:     %[[Q768:.+]] = arith.divsi %[[Q64]], %c6_i64 : i64
+// CHECK:     %[[BASE:.+]] = arith.muli %[[Q768]], %c768_i64 : i64
+// CHECK:     %[[BASEI:.+]] = arith.trunci %[[BASE]] : i64 to i32
 // CHECK:     scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NOT:   arith.divsi
+// CHECK-NOT:   arith.remsi
 // CHECK:       llvm.getelementptr %arg1[%[[QI]]]
-// CHECK:       arith.remsi %{{.+}}, %{{.+}} : i32
+// CHECK:       arith.subi %{{.+}}, %[[BASEI]] : i32
 // CHECK:     }
 // CHECK:   }
 // CHECK: } else {
 // CHECK:   scf.for
 // CHECK:     arith.divsi
+// CHECK:     arith.remsi
 func.func @group_scale(%q: !llvm.ptr, %scale: !llvm.ptr, %bias: !llvm.ptr, %out: !llvm.ptr,
                        %o: i32) {
   %c0 = arith.constant 0 : index
@@ -87,6 +92,67 @@ func.func @short_period(%src: !llvm.ptr, %dst: !llvm.ptr) {
     %v = llvm.load %p : !llvm.ptr -> f32
     %q = llvm.getelementptr %dst[%ii] : (!llvm.ptr, i32) -> !llvm.ptr, f32
     llvm.store %v, %q : f32, !llvm.ptr
+  }
+  return
+}
+
+// Inductor's rotary embedding indexing: x0 = x % 32, x1 = (x // 32) % 8, x2 = (x // 256) % 256,
+// x3 = x // 65536 for x = o + i. All periods are multiples of 32: in a strip of 32 indices, x0
+// is the index less the strip's start and the rest are invariants of the strip (x // 256 is
+// q / 8, x // 65536 is q / 2048; the remainders of those quotients are taken outside the
+// strip's loop once canonicalized). A period that is not a multiple (x % 48) stays a remainder.
+// CHECK-LABEL: func.func @nested_periods
+// CHECK: scf.if %{{.+}} {
+// CHECK:   scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:     %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
+// CHECK-DAG: arith.divsi %[[Q64]], %c8_i64 : i64
+// CHECK-DAG: arith.divsi %[[Q64]], %c2048_i64 : i64
+// CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NOT:   arith.divsi
+// CHECK:       arith.remsi %{{.+}}, %c48_i32 : i32
+// CHECK-NOT:   arith.divsi
+// CHECK:     }
+// CHECK:   }
+// CHECK: } else {
+func.func @nested_periods(%src: !llvm.ptr, %cs: !llvm.ptr, %rem: !llvm.ptr, %out: !llvm.ptr, %o: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %c8 = arith.constant 8 : i32
+  %c32 = arith.constant 32 : i32
+  %c48 = arith.constant 48 : i32
+  %c64 = arith.constant 64 : i32
+  %c256 = arith.constant 256 : i32
+  %c1536 = arith.constant 1536 : i32
+  %c65536 = arith.constant 65536 : i32
+  scf.for %i = %c0 to %c1024 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %x = arith.addi %o, %ii : i32
+    %x0 = arith.remsi %x, %c32 : i32
+    %d32 = arith.divsi %x, %c32 : i32
+    %x1 = arith.remsi %d32, %c8 : i32
+    %x4 = arith.divsi %x, %c256 : i32
+    %x2 = arith.remsi %x4, %c256 : i32
+    %x3 = arith.divsi %x, %c65536 : i32
+    %r = arith.remsi %x, %c48 : i32
+    %a = arith.muli %x1, %c64 : i32
+    %b = arith.muli %x4, %c1536 : i32
+    %ab = arith.addi %a, %b : i32
+    %in = arith.addi %x0, %ab : i32
+    %p = llvm.getelementptr %src[%in] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    %v = llvm.load %p : !llvm.ptr -> f32
+    %c2 = arith.muli %x2, %c32 : i32
+    %ci = arith.addi %x0, %c2 : i32
+    %pc = llvm.getelementptr %cs[%ci] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    %w = llvm.load %pc : !llvm.ptr -> f32
+    %pr = llvm.getelementptr %rem[%r] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    %u = llvm.load %pr : !llvm.ptr -> f32
+    %vw = arith.mulf %v, %w : f32
+    %y = arith.addf %vw, %u : f32
+    %x3s = arith.muli %x3, %c65536 : i32
+    %oi = arith.addi %x, %x3s : i32
+    %po = llvm.getelementptr %out[%oi] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    llvm.store %y, %po : f32, !llvm.ptr
   }
   return
 }

@@ -8,6 +8,13 @@
 // strips, the quotient is a loop invariant (its load one scalar per strip) and the remainder
 // advances with the index (its accesses consecutive vectors).
 //
+// Inductor decomposes one index by several periods at once (RoPE's `x % 32`, `(x // 32) % 8`,
+// `x // 256`, `(x // 256) % 256`, `x // 65536`). When the periods are constants that are all
+// multiples of the smallest, C, a strip between two multiples of C lies between two multiples
+// of each of them: there `x // (mC)` is the strip's start divided once, and `x % (mC)` is the
+// index less a multiple of mC fixed for the strip. Divisions of the quotients (`(x // 32) % 8`)
+// become loop invariants with them.
+//
 // The strips need a non-negative index that does not wrap and C >= 16 (shorter strips would
 // not vectorize); the loop checks this once and otherwise runs as it was.
 //
@@ -32,16 +39,25 @@ namespace {
 /// Strips shorter than this do not fill vectors.
 constexpr int64_t kMinPeriod = 16;
 
-/// `offset + i` divided by a loop-invariant period: the quotients and remainders taken of it.
+/// A division (quotient or remainder) of the index by `multiple` times the strips' period.
+struct DivisionOp {
+  Operation *op;
+  int64_t multiple;
+};
+
+/// `offset + i` divided by loop-invariant periods: the quotients and remainders taken of it.
+/// Either one period (any loop-invariant value), or constant periods that are multiples of
+/// the smallest of them, `period`.
 struct Division {
   Value index;  // offset + i, as the loop computes it
   Value offset; // null: none
   Value period;
-  SmallVector<Operation *> quotients, remainders;
+  SmallVector<DivisionOp> quotients, remainders;
 };
 
 std::optional<Division> findDivision(scf::ForOp loop) {
   std::optional<Division> found;
+  SmallVector<Operation *> candidates;
   loop.getBody()->walk([&](Operation *op) {
     if (!isa<arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp>(op))
       return;
@@ -55,15 +71,36 @@ std::optional<Division> findDivision(scf::ForOp loop) {
       std::optional<InductionVariableOffset> match = matchInductionVariableOffset(loop, index);
       if (!match)
         return;
-      found = Division{index, match->offset, period, {}, {}};
+      found = Division{index, match->offset, Value(), {}, {}};
     }
-    if (index != found->index || period != found->period)
-      return;
-    if (isa<arith::DivSIOp, arith::DivUIOp>(op))
-      found->quotients.push_back(op);
-    else
-      found->remainders.push_back(op);
+    if (index == found->index)
+      candidates.push_back(op);
   });
+  if (!found)
+    return std::nullopt;
+  // The strips' period: the first division's, or the smallest constant if it is a constant.
+  Value period = candidates.front()->getOperand(1);
+  std::optional<int64_t> smallest = getConstantIntValue(period);
+  for (Operation *op : candidates)
+    if (std::optional<int64_t> constant = getConstantIntValue(op->getOperand(1));
+        smallest && constant && *constant < *smallest) {
+      smallest = constant;
+      period = op->getOperand(1);
+    }
+  found->period = period;
+  for (Operation *op : candidates) {
+    int64_t multiple = 1;
+    if (op->getOperand(1) != period) {
+      std::optional<int64_t> constant = getConstantIntValue(op->getOperand(1));
+      if (!smallest || !constant || *constant % *smallest != 0)
+        continue; // another period: stays a division
+      multiple = *constant / *smallest;
+    }
+    if (isa<arith::DivSIOp, arith::DivUIOp>(op))
+      found->quotients.push_back({op, multiple});
+    else
+      found->remainders.push_back({op, multiple});
+  }
   return found;
 }
 
@@ -121,12 +158,26 @@ void stripMine(scf::ForOp loop, const Division &division) {
           Value lo = arith::MaxSIOp::create(b, loc, first, stripStart);
           Value hi = arith::MinSIOp::create(b, loc, end,
                                             arith::AddIOp::create(b, loc, stripStart, period));
-          // Inside the strip: index // C is q and index % C is index - qC.
-          Value quotient = q, stripStartNarrow = stripStart;
-          if (width < 64) {
-            quotient = arith::TruncIOp::create(b, loc, intType, q);
-            stripStartNarrow = arith::TruncIOp::create(b, loc, intType, stripStart);
-          }
+          // Inside the strip: index // mC is q / m and index % mC is index - (q / m) mC.
+          auto narrow = [&](Value v) -> Value {
+            return width < 64 ? arith::TruncIOp::create(b, loc, intType, v).getResult() : v;
+          };
+          DenseMap<int64_t, std::pair<Value, Value>> quotientAndBase; // by multiple m
+          auto forMultiple = [&](int64_t multiple) {
+            auto [it, inserted] = quotientAndBase.try_emplace(multiple);
+            if (inserted) {
+              Value quotient = multiple == 1 ? q : arith::DivSIOp::create(b, loc, q, constant(multiple));
+              Value base = multiple == 1 ? stripStart
+                                         : arith::MulIOp::create(
+                                               b, loc, quotient,
+                                               arith::MulIOp::create(b, loc, period, constant(multiple)));
+              it->second = {narrow(quotient), narrow(base)};
+            }
+            return it->second;
+          };
+          // Made before the strip's loop, which uses them.
+          for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
+            forMultiple(d.multiple);
           Value innerLb = toIndex(arith::SubIOp::create(b, loc, lo, offset));
           Value innerUb = toIndex(arith::SubIOp::create(b, loc, hi, offset));
           IRMapping mapping;
@@ -134,16 +185,17 @@ void stripMine(scf::ForOp loop, const Division &division) {
           inner.getLowerBoundMutable().assign(innerLb);
           inner.getUpperBoundMutable().assign(innerUb);
           inner.getInitArgsMutable().assign(carried);
-          for (Operation *op : division.quotients)
-            mapping.lookup(op)->getResult(0).replaceAllUsesWith(quotient);
-          for (Operation *op : division.remainders) {
-            Operation *copy = mapping.lookup(op);
+          for (DivisionOp d : division.quotients)
+            mapping.lookup(d.op)->getResult(0).replaceAllUsesWith(forMultiple(d.multiple).first);
+          for (DivisionOp d : division.remainders) {
+            Operation *copy = mapping.lookup(d.op);
             OpBuilder rb(copy);
             copy->getResult(0).replaceAllUsesWith(
-                arith::SubIOp::create(rb, loc, copy->getOperand(0), stripStartNarrow).getResult());
+                arith::SubIOp::create(rb, loc, copy->getOperand(0), forMultiple(d.multiple).second)
+                    .getResult());
           }
-          for (Operation *op : llvm::concat<Operation *const>(division.quotients, division.remainders))
-            mapping.lookup(op)->erase();
+          for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
+            mapping.lookup(d.op)->erase();
           scf::YieldOp::create(b, loc, inner.getResults());
         });
     scf::YieldOp::create(b, loc, strips.getResults());
