@@ -68,6 +68,22 @@ def elementwise_cases(n):
         torch=lambda: torch.mul(q.view(-1, group), scale[:, None], out=deq.view(-1, group)),
         numpy=lambda: np.multiply(qn.reshape(-1, group), sn[:, None], out=dn.reshape(-1, group)),
         check=lambda: _close(deq, q.float() * scale.repeat_interleave(group)))
+    # LLaMA's rotary embedding of queries (8 heads of 64, 256 positions; n elements in and out, 2^17 at the
+    # smallest size), from the projection's (batch, seq, heads, 64) layout into attention's (batch, heads, seq, 64).
+    heads, seq, half = 8, 256, 32
+    batch = max(1, n // (2 * half * heads * seq))
+    qs = torch.randn(batch, seq, heads, 2 * half)
+    cos, sin = torch.randn(seq, half), torch.randn(seq, half)
+    rotated = torch.empty(batch, heads, seq, 2 * half)
+
+    def torch_rotary():
+        q = qs.transpose(1, 2)
+        q1, q2 = q[..., :half], q[..., half:]
+        return torch.cat([q1 * cos - q2 * sin, q1 * sin + q2 * cos], dim=-1)
+
+    cases["rotary embedding"] = dict(bytes=2 * qs.numel() * 4 + 2 * cos.numel() * 4,
+                                     tritium=lambda: mk.rotary(qs, cos, sin, rotated), torch=torch_rotary,
+                                     numpy=None, check=lambda: _close(rotated, torch_rotary()))
     return cases
 
 

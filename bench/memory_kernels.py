@@ -1,5 +1,5 @@
 """The memory-bound Triton kernels bench_memory_bound.py measures: elementwise ops, casts,
-row kernels (softmax, log-softmax, layer norm forward and backward, RMS norm, cross-entropy)
+int8 dequantization, rotary embeddings (in Inductor's indexing), row kernels (softmax, log-softmax, layer norm forward and backward, RMS norm, cross-entropy)
 and reductions, each with a launcher taking torch tensors. Written the way Triton's tutorials
 and Inductor write them: one program per block of elements or per row."""
 
@@ -43,6 +43,27 @@ def _dequant_kernel(q_ptr, scale_ptr, out_ptr, n, GROUP: tl.constexpr, BLOCK: tl
     tl.store(out_ptr + offsets, q.to(tl.float32) * scale, mask=mask)
 
 
+@triton.jit
+def _rotary_kernel(x_ptr, cos_ptr, sin_ptr, out_ptr, n, HEADS: tl.constexpr, SEQ: tl.constexpr, HALF: tl.constexpr,
+                   BLOCK: tl.constexpr):
+    """Rotary position embedding of (batch, seq, HEADS, 2 * HALF) into (batch, HEADS, seq, 2 * HALF), indexed as
+    Inductor writes it for LLaMA: one index split by the nested periods HALF, HALF * HEADS, HALF * HEADS * SEQ."""
+    xindex = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = xindex < n
+    x0 = xindex % HALF
+    x1 = (xindex // HALF) % HEADS
+    x4 = xindex // (HALF * HEADS)
+    x2 = (xindex // (HALF * HEADS)) % SEQ
+    x3 = xindex // (HALF * HEADS * SEQ)
+    a = tl.load(x_ptr + (x0 + 2 * HALF * x1 + 2 * HALF * HEADS * x4), mask)
+    b = tl.load(x_ptr + (HALF + x0 + 2 * HALF * x1 + 2 * HALF * HEADS * x4), mask)
+    cos = tl.load(cos_ptr + (x0 + HALF * x2), mask, eviction_policy="evict_last")
+    sin = tl.load(sin_ptr + (x0 + HALF * x2), mask, eviction_policy="evict_last")
+    out = x0 + 2 * HALF * x2 + 2 * HALF * SEQ * x1 + 2 * HALF * SEQ * HEADS * x3
+    tl.store(out_ptr + out, a * cos - b * sin, mask)
+    tl.store(out_ptr + (HALF + out), a * sin + b * cos, mask)
+
+
 def _grid(n):
     return (triton.cdiv(n, ELEMENTWISE_BLOCK), )
 
@@ -57,6 +78,13 @@ def cast(x, out):
 
 def dequant(q, scale, out, group):
     _dequant_kernel[_grid(q.numel())](q, scale, out, q.numel(), GROUP=group, BLOCK=ELEMENTWISE_BLOCK)
+
+
+def rotary(x, cos, sin, out):
+    """x: (batch, seq, heads, 2 * half); cos, sin: (seq, half); out: (batch, heads, seq, 2 * half)."""
+    _, seq, heads, dim = x.shape
+    n = x.numel() // 2
+    _rotary_kernel[(triton.cdiv(n, 1024), )](x, cos, sin, out, n, HEADS=heads, SEQ=seq, HALF=dim // 2, BLOCK=1024)
 
 
 @triton.jit
