@@ -5,7 +5,7 @@ import sys
 import textwrap
 
 
-def test_triton_torch_llvmlite_and_tritium_in_one_process():
+def test_triton_torch_llvmlite_and_tritium_in_one_process(tmp_path):
     code = textwrap.dedent("""
         import ctypes, os, sys
         # RTLD_GLOBAL makes any exported LLVM symbol visible to every later library: the
@@ -31,14 +31,11 @@ def test_triton_torch_llvmlite_and_tritium_in_one_process():
         target.emit_object(module)
         print("ok")
     """)
-    with open("tritium_linking_probe.py", "w") as f:
-        f.write(code)
-    try:
-        out = subprocess.run([sys.executable, "tritium_linking_probe.py"], capture_output=True, text=True,
-                             timeout=300)
-    finally:
-        import os
-        os.remove("tritium_linking_probe.py")
+    # A file, not `-c`: @triton.jit reads the kernel's source. tmp_path, not the working
+    # directory, so that two runs of the suite side by side do not share it.
+    probe = tmp_path / "tritium_linking_probe.py"
+    probe.write_text(code)
+    out = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip() == "ok"
 
