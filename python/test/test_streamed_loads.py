@@ -6,6 +6,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 @triton.jit
@@ -166,3 +167,85 @@ def test_reductions_read_their_input_where_it_is_loaded(op, dtype, axis):
         expected = (xd * yd).sum(axis)
     tol = {torch.float32: 1e-5, torch.bfloat16: 2e-2, torch.float16: 0, torch.int32: 0}[dtype]
     torch.testing.assert_close(out.double(), expected.to(dtype).double(), rtol=tol, atol=tol * 10, equal_nan=True)
+
+
+@triton.jit
+def silu_backward_kernel(in_out_ptr, x_ptr, g_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """Inductor's silu backward: two stores written in one loop, one of them in place, a costly
+    sigmoid that two ops of one store use, and libdevice's exp beside tl.sigmoid's."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    g = tl.load(g_ptr + offs, mask)
+    x = tl.load(x_ptr + offs, mask)
+    up = tl.load(in_out_ptr + offs, mask)
+    silu = x / (libdevice.exp(-x) + 1.0)
+    sig = tl.sigmoid(x)
+    tl.store(out_ptr + offs, g * silu, mask)
+    tl.store(in_out_ptr + offs, g * up * sig * (x * (1.0 - sig) + 1.0), mask)
+
+
+def test_two_stores_in_one_loop_one_in_place():
+    x, g, up = torch.randn(1000) * 4, torch.randn(1000), torch.randn(1000)
+    out = torch.empty(1000)
+    sig = torch.sigmoid(x)
+    expected_up, expected_out = g * up * sig * (x * (1 - sig) + 1), g * x * sig
+    compiled = silu_backward_kernel[(4, )](up, x, g, out, 1000, BLOCK=256)
+    assert "memref.alloc" not in compiled.asm["linalg"]  # every load read in the stores' loop
+    torch.testing.assert_close(out, expected_out)
+    torch.testing.assert_close(up, expected_up)
+
+
+@triton.jit
+def adamw_kernel(param_ptr, grad_ptr, avg_ptr, avg_sq_ptr, step_ptr, n, lr, BLOCK: tl.constexpr):
+    """An AdamW step as Inductor writes it: four loads, three stores written in one loop, the
+    bias corrections from a loaded scalar (libdevice's pow) and tl.sqrt_rn."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    p = tl.load(param_ptr + offs, mask)
+    g = tl.load(grad_ptr + offs, mask)
+    m = tl.load(avg_ptr + offs, mask)
+    v = tl.load(avg_sq_ptr + offs, mask)
+    step = tl.where(mask, tl.broadcast_to(tl.load(step_ptr), [BLOCK]), 0.0)
+    m = m + 0.1 * (g - m)
+    v = v * 0.999 + 0.001 * g * g
+    correction1 = 1.0 - libdevice.pow(0.9, step)
+    correction2 = tl.sqrt_rn(1.0 - libdevice.pow(0.999, step))
+    p = p * (1.0 - lr * 0.01) - (lr / correction1) * m / (tl.sqrt_rn(v) / correction2 + 1e-8)
+    tl.store(avg_ptr + offs, m, mask)
+    tl.store(param_ptr + offs, p, mask)
+    tl.store(avg_sq_ptr + offs, v, mask)
+
+
+def test_adamw_step_stores_in_one_loop():
+    n = 3000
+    p, g, m, v = torch.randn(n), torch.randn(n), torch.randn(n), torch.rand(n)
+    step = torch.tensor([3.0])
+    em = m + 0.1 * (g - m)
+    ev = v * 0.999 + 0.001 * g * g
+    c1, c2 = 1 - 0.9**3, (1 - 0.999**3)**0.5
+    ep = p * (1 - 1e-3 * 0.01) - (1e-3 / c1) * em / (ev.sqrt() / c2 + 1e-8)
+    compiled = adamw_kernel[(triton.cdiv(n, 1024), )](p, g, m, v, step, n, 1e-3, BLOCK=1024)
+    assert "memref.alloc" not in compiled.asm["linalg"]
+    torch.testing.assert_close(m, em)
+    torch.testing.assert_close(v, ev)
+    torch.testing.assert_close(p, ep)
+
+
+@triton.jit
+def same_tile_twice_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """Two stores of one loop into the same elements: the second one's values remain."""
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask)
+    tl.store(out_ptr + offs, x + 1, mask)
+    tl.store(x_ptr + offs, x * 2, mask)
+    tl.store(out_ptr + offs, x * 3, offs < n // 2)
+
+
+def test_later_store_of_one_loop_wins():
+    x, out = torch.randn(64), torch.empty(64)
+    expected_out = torch.cat([x[:32] * 3, x[32:] + 1])
+    expected_x = x * 2
+    same_tile_twice_kernel[(1, )](x, out, 64, BLOCK=64)
+    torch.testing.assert_close(out, expected_out)
+    torch.testing.assert_close(x, expected_x)

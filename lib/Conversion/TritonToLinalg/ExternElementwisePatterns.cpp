@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExternMathFunctions.h"
 #include "ExternalFunctions.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
@@ -23,10 +24,9 @@
 using namespace mlir;
 
 namespace tritium {
-namespace {
 
 /// Math-dialect op names for C math functions (float `f` and double spellings).
-const llvm::StringMap<StringRef> &mathOps() {
+static const llvm::StringMap<StringRef> &mathOps() {
   static const llvm::StringMap<StringRef> table = [] {
     llvm::StringMap<StringRef> t;
     auto both = [&](StringRef libm, StringRef op) {
@@ -74,6 +74,43 @@ const llvm::StringMap<StringRef> &mathOps() {
   }();
   return table;
 }
+
+StringRef mathOpNameOf(StringRef symbol) {
+  auto it = mathOps().find(symbol);
+  return it == mathOps().end() ? StringRef() : it->second;
+}
+
+/// CUDA libdevice spellings (`__nv_expf`, `__nv_popcll`, ...) as C library or tritium names, so
+/// kernels written against CUDA's libdevice run too.
+std::string canonicalSymbol(StringRef symbol) {
+  if (!symbol.consume_front("__nv_"))
+    return symbol.str();
+  // GPU fast approximations are the accurate functions on a CPU.
+  symbol.consume_front("fast_");
+  static const llvm::StringMap<StringRef> renamed = {
+      {"popc", "ctpop"},     {"popcll", "ctpop"},   {"clz", "ctlz"},
+      {"clzll", "ctlz"},     {"isnanf", "isnan"},   {"isnand", "isnan"},
+      {"isinff", "isinf"},   {"isinfd", "isinf"},   {"finitef", "isfinite"},
+      {"isfinited", "isfinite"}, {"signbitf", "signbit"}, {"signbitd", "signbit"},
+      {"powif", "powi"},     {"powi", "powi"}};
+  auto it = renamed.find(symbol);
+  if (it != renamed.end())
+    return it->second.str();
+  // Directed rounding (`fadd_rd`, `fmaf_ru`, `ll2float_rz`, ...): the device runtime's
+  // functions (DirectedRounding.cpp), except float-to-integer conversions, which tritium's
+  // libdevice builds from floor/ceil/trunc and which CUDA spells the same way.
+  static const llvm::StringSet<> directed = {
+      "fadd",      "dadd",      "fsub",         "dsub",      "fmul",       "dmul",
+      "fdiv",      "ddiv",      "frcp",         "drcp",      "fsqrt",      "dsqrt",
+      "fmaf",      "fma",       "double2float", "int2float", "uint2float", "ll2float",
+      "ull2float", "ll2double", "ull2double"};
+  for (StringRef mode : {"_rz", "_rd", "_ru"})
+    if (symbol.ends_with(mode) && directed.contains(symbol.drop_back(3)))
+      return ("tritium_" + symbol).str();
+  return symbol.str();
+}
+
+namespace {
 
 Value splatLike(OpBuilder &b, Location loc, Type like, TypedAttr scalar) {
   if (auto shaped = dyn_cast<ShapedType>(like))
@@ -255,36 +292,6 @@ Value toIntegerResult(OpBuilder &b, Location loc, Value value, Type resultType) 
   return arith::TruncIOp::create(b, loc, resultType, value);
 }
 
-/// CUDA libdevice spellings (`__nv_expf`, `__nv_popcll`, ...) as C library or tritium names, so
-/// kernels written against CUDA's libdevice run too.
-std::string canonicalSymbol(StringRef symbol) {
-  if (!symbol.consume_front("__nv_"))
-    return symbol.str();
-  // GPU fast approximations are the accurate functions on a CPU.
-  symbol.consume_front("fast_");
-  static const llvm::StringMap<StringRef> renamed = {
-      {"popc", "ctpop"},     {"popcll", "ctpop"},   {"clz", "ctlz"},
-      {"clzll", "ctlz"},     {"isnanf", "isnan"},   {"isnand", "isnan"},
-      {"isinff", "isinf"},   {"isinfd", "isinf"},   {"finitef", "isfinite"},
-      {"isfinited", "isfinite"}, {"signbitf", "signbit"}, {"signbitd", "signbit"},
-      {"powif", "powi"},     {"powi", "powi"}};
-  auto it = renamed.find(symbol);
-  if (it != renamed.end())
-    return it->second.str();
-  // Directed rounding (`fadd_rd`, `fmaf_ru`, `ll2float_rz`, ...): the device runtime's
-  // functions (DirectedRounding.cpp), except float-to-integer conversions, which tritium's
-  // libdevice builds from floor/ceil/trunc and which CUDA spells the same way.
-  static const llvm::StringSet<> directed = {
-      "fadd",      "dadd",      "fsub",         "dsub",      "fmul",       "dmul",
-      "fdiv",      "ddiv",      "frcp",         "drcp",      "fsqrt",      "dsqrt",
-      "fmaf",      "fma",       "double2float", "int2float", "uint2float", "ll2float",
-      "ull2float", "ll2double", "ull2double"};
-  for (StringRef mode : {"_rz", "_rd", "_ru"})
-    if (symbol.ends_with(mode) && directed.contains(symbol.drop_back(3)))
-      return ("tritium_" + symbol).str();
-  return symbol.str();
-}
-
 struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
@@ -314,12 +321,11 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
       rewriter.replaceOpWithNewOp<math::PowFOp>(op, base, exponent);
       return success();
     }
-    auto it = mathOps().find(symbol);
-    if (it != mathOps().end()) {
+    if (StringRef mathOp = mathOpNameOf(symbol); !mathOp.empty()) {
       // Bit counts keep their operand's type (CUDA's 64-bit ones return i32: truncated below).
       Type opResultType =
           symbol == "ctlz" || symbol == "ctpop" ? adaptor.getSrcs()[0].getType() : resultType;
-      OperationState state(loc, it->second, adaptor.getSrcs(), TypeRange{opResultType});
+      OperationState state(loc, mathOp, adaptor.getSrcs(), TypeRange{opResultType});
       Value value = rewriter.create(state)->getResult(0);
       rewriter.replaceOp(op, toIntegerResult(rewriter, loc, value, resultType));
       return success();

@@ -16,6 +16,8 @@
 #include "tritium/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <array>
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -148,31 +150,60 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
   }
 };
 
+/// `op` and the stores stream-loads-into-stores grouped with it (the next ones, adjacent, of
+/// its shape), or `op` alone.
+SmallVector<tt::StoreOp> storesWrittenInOneLoop(tt::StoreOp op) {
+  SmallVector<tt::StoreOp> group = {op};
+  auto size = op->getAttrOfType<IntegerAttr>(kStoreGroupAttr);
+  if (!size)
+    return group;
+  auto shape = cast<RankedTensorType>(op.getValue().getType()).getShape();
+  for (Operation *next = op->getNextNode(); int64_t(group.size()) < size.getInt(); next = next->getNextNode()) {
+    auto store = dyn_cast_or_null<tt::StoreOp>(next);
+    auto type = store ? dyn_cast<RankedTensorType>(store.getValue().getType()) : nullptr;
+    if (!type || type.getShape() != shape)
+      return {op}; // not the group the attribute describes: each store on its own
+    group.push_back(store);
+  }
+  return group;
+}
+
 struct StoreConversion : OpConversionPattern<tt::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(op.getPtr().getType()))
-                       .getPointeeType();
+    auto pointeeOf = [](tt::StoreOp store) {
+      return cast<tt::PointerType>(getElementTypeOrSelf(store.getPtr().getType())).getPointeeType();
+    };
     auto tileType = dyn_cast<RankedTensorType>(op.getValue().getType());
     if (!tileType) {
       storeElement(rewriter, loc, adaptor.getPtr(), adaptor.getValue(), adaptor.getMask(),
-                   pointee);
+                   pointeeOf(op));
       rewriter.eraseOp(op);
       return success();
     }
+    // One loop for the group: each iteration computes every stored element (reading what
+    // they read once) before storing any, so no store of the group changes what the others
+    // read at that index.
+    SmallVector<tt::StoreOp> group = storesWrittenInOneLoop(op);
     TileElementMaterializer elements(rewriter, *getTypeConverter());
     forEachIndex(rewriter, loc, tileType.getShape(),
                  [&](OpBuilder &b, Location loc, ValueRange indices) {
-                   Value ptr = elements.elementAt(b, loc, op.getPtr(), indices);
-                   Value value = elements.elementAt(b, loc, op.getValue(), indices);
-                   Value mask;
-                   if (op.getMask())
-                     mask = elements.elementAt(b, loc, op.getMask(), indices);
-                   storeElement(b, loc, ptr, value, mask, pointee);
+                   SmallVector<std::array<Value, 3>> stored;
+                   for (tt::StoreOp store : group) {
+                     Value ptr = elements.elementAt(b, loc, store.getPtr(), indices);
+                     Value value = elements.elementAt(b, loc, store.getValue(), indices);
+                     Value mask;
+                     if (store.getMask())
+                       mask = elements.elementAt(b, loc, store.getMask(), indices);
+                     stored.push_back({ptr, value, mask});
+                   }
+                   for (auto [store, element] : llvm::zip(group, stored))
+                     storeElement(b, loc, element[0], element[1], element[2], pointeeOf(store));
                  });
-    rewriter.eraseOp(op);
+    for (tt::StoreOp store : llvm::reverse(group))
+      rewriter.eraseOp(store);
     return success();
   }
 };

@@ -13,6 +13,13 @@
 // elements (the same pointer tile, as for an in-place update): a store that moves data within
 // one buffer keeps the buffer.
 //
+// Tile stores of one shape with nothing but side-effect-free ops between them (Inductor's
+// kernels end with one store per output) are moved next to each other and written in one
+// loop, each iteration computing every stored element before storing any: loads read there
+// are read once for all of them, and a value several of them use is computed once. Each
+// element is then read before any element at its index is written, as when the tiles are
+// loaded whole; two stores of a group into one base pointer must address the same elements.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TileElementMaterializer.h"
@@ -61,8 +68,10 @@ bool mayWrite(Operation *op) {
 
 class LoadStreamer {
 public:
-  /// Marks every tile load of `func` that can be read at its stores.
+  /// Groups the stores written in one loop, then marks every tile load of `root` that can be
+  /// read at its stores.
   void run(Operation *root) {
+    root->walk([&](Block *block) { groupStores(*block); });
     SmallVector<tt::LoadOp> candidates;
     root->walk([&](tt::LoadOp load) {
       if (isa<RankedTensorType>(load.getType()) && !load.getIsVolatile())
@@ -87,6 +96,86 @@ public:
   }
 
 private:
+  /// Whether `store` may join `group` (the stores written in one loop): a tile of the same
+  /// shape, into a known base pointer, the same elements as any store of the group into it.
+  static bool joins(ArrayRef<tt::StoreOp> group, tt::StoreOp store) {
+    auto shapeOf = [](tt::StoreOp s) { return cast<RankedTensorType>(s.getValue().getType()).getShape(); };
+    Value base = basePointer(store.getPtr());
+    if (!base || shapeOf(group.front()) != shapeOf(store))
+      return false;
+    return llvm::all_of(group, [&](tt::StoreOp other) {
+      return basePointer(other.getPtr()) != base || other.getPtr() == store.getPtr();
+    });
+  }
+
+  /// Finds runs of tile stores in `block` separated only by side-effect-free ops, moves the
+  /// stores of each run next to its last one (a store moved later past ops that neither read
+  /// nor write memory stores the same values) and marks the first with the group's size.
+  void groupStores(Block &block) {
+    SmallVector<SmallVector<tt::StoreOp>> runs;
+    SmallVector<tt::StoreOp> run;
+    auto close = [&] {
+      if (run.size() > 1)
+        runs.push_back(run);
+      run.clear();
+    };
+    for (Operation &op : block) {
+      auto store = dyn_cast<tt::StoreOp>(&op);
+      if (store && isa<RankedTensorType>(store.getValue().getType())) {
+        if (!run.empty() && !joins(run, store))
+          close();
+        if (run.empty() && !basePointer(store.getPtr()))
+          continue; // not groupable; nothing it writes is known
+        run.push_back(store);
+        continue;
+      }
+      if (!isMemoryEffectFree(&op))
+        close();
+    }
+    close();
+    for (SmallVector<tt::StoreOp> &group : runs) {
+      Operation *last = group.back();
+      for (tt::StoreOp store : ArrayRef<tt::StoreOp>(group).drop_back())
+        store->moveBefore(last);
+      Operation *first = group.front();
+      first->setAttr(kStoreGroupAttr, IntegerAttr::get(IntegerType::get(first->getContext(), 32),
+                                                       int64_t(group.size())));
+      for (tt::StoreOp store : group)
+        groupOf[store] = llvm::to_vector(group);
+    }
+  }
+
+  /// The stores written in one loop with `store` (itself included).
+  SmallVector<tt::StoreOp> storesWrittenWith(tt::StoreOp store) const {
+    auto it = groupOf.find(store);
+    return it == groupOf.end() ? SmallVector<tt::StoreOp>{store} : it->second;
+  }
+
+  /// Whether every op `value` flows into ends, through ops recomputed per element, in the
+  /// stores of one loop: a costly value computed there once per element serves all its uses.
+  bool feedsOneStoreLoop(Value value) const {
+    Operation *loop = nullptr;
+    SmallVector<Value> worklist = {value};
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    while (!worklist.empty()) {
+      for (Operation *user : worklist.pop_back_val().getUsers()) {
+        if (!visited.insert(user).second)
+          continue;
+        if (auto store = dyn_cast<tt::StoreOp>(user)) {
+          Operation *first = storesWrittenWith(store).front();
+          if (loop && loop != first)
+            return false;
+          loop = first;
+          continue;
+        }
+        if (!isRecomputedPerElement(user))
+          return false;
+        worklist.push_back(user->getResult(0));
+      }
+    }
+    return loop != nullptr;
+  }
+
   /// A reduction that can fold its input element by element: one operand and a combiner
   /// with an identity (sums, products, minima, maxima, bitwise folds).
   static bool foldsElementByElement(tt::ReduceOp reduce) {
@@ -126,7 +215,8 @@ private:
         }
         if (!isRecomputedPerElement(user))
           return false;
-        if (isCostlyElementwise(user) && !user->getResult(0).hasOneUse())
+        if (isCostlyElementwise(user) && !user->getResult(0).hasOneUse() &&
+            !feedsOneStoreLoop(user->getResult(0)))
           return false;
         worklist.push_back(user->getResult(0));
       }
@@ -135,12 +225,17 @@ private:
       return false;
     Value base = basePointer(load.getPtr());
     for (Operation *consumer : consumers) {
-      if (consumer->getBlock() != load->getBlock() || !nothingWritesBetween(load, consumer))
-        return false;
       auto store = dyn_cast<tt::StoreOp>(consumer);
-      if (store && (!base || basePointer(store.getPtr()) == base) &&
-          store.getPtr() != load.getPtr())
+      SmallVector<tt::StoreOp> loop;
+      if (store)
+        loop = storesWrittenWith(store);
+      // The loop of a group of stores runs where its first store is.
+      Operation *at = store ? loop.front().getOperation() : consumer;
+      if (at->getBlock() != load->getBlock() || !nothingWritesBetween(load, at))
         return false;
+      for (tt::StoreOp written : loop)
+        if ((!base || basePointer(written.getPtr()) == base) && written.getPtr() != load.getPtr())
+          return false;
     }
     reductionsFed[load] = std::move(reductions);
     return true;
@@ -157,6 +252,7 @@ private:
 
   llvm::SetVector<tt::LoadOp> streamed;
   llvm::DenseMap<tt::LoadOp, SmallVector<tt::ReduceOp>> reductionsFed;
+  llvm::DenseMap<Operation *, SmallVector<tt::StoreOp>> groupOf;
 };
 
 struct StreamLoadsIntoStoresPass

@@ -23,6 +23,10 @@ namespace tritium {
 /// of the stores that consume them, instead of into a buffer (see StreamLoadsIntoStores.cpp).
 constexpr llvm::StringLiteral kReadAtUseAttr = "tritium.read_at_use";
 
+/// Attribute on the first of adjacent tile `tt.store`s of one shape that are written in one
+/// loop (see StreamLoadsIntoStores.cpp): the number of stores in the group, itself included.
+constexpr llvm::StringLiteral kStoreGroupAttr = "tritium.store_group";
+
 /// The identity element of a combiner region that is a single op of its two arguments (`a + b`,
 /// `max(a, b)`, ...), or null (ReductionPatterns.cpp).
 mlir::TypedAttr combinerIdentity(mlir::Region &combiner);

@@ -104,7 +104,7 @@ tt.func @feeds_a_reduction(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 // Softmax's exp feeds both a sum and the store: computed once into a tile, so the load that
 // feeds it keeps its buffer (and neither reduction streams).
 // CHECK-LABEL: tt.func @costly_value_used_twice
-// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK: tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
 // CHECK-NOT: tritium.read_at_use
 tt.func @costly_value_used_twice(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
@@ -129,7 +129,7 @@ tt.func @costly_value_used_twice(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
 
 // An argmax (two operands) has no element-by-element fold: the load keeps its buffer.
 // CHECK-LABEL: tt.func @feeds_an_argmax
-// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK: tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
 // CHECK-NOT: tritium.read_at_use
 tt.func @feeds_an_argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
@@ -149,20 +149,119 @@ tt.func @feeds_an_argmax(%x: !tt.ptr<f32>, %out: !tt.ptr<i32>) {
 
 // -----
 
-// A store between the load and its use may overwrite what the load read: not streamed.
+// A store between the load and its use may overwrite what the load read: not streamed. (The
+// store of another shape cannot share the use's loop.)
 // CHECK-LABEL: tt.func @write_in_between
-// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK: tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
 // CHECK-NOT: tritium.read_at_use
+// CHECK-NOT: tritium.store_group
 tt.func @write_in_between(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %zero = arith.constant dense<0.000000e+00> : tensor<4xf32>
+  %offs4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %xs4 = tt.splat %x : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+  %xp4 = tt.addptr %xs4, %offs4 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+  tt.store %xp4, %zero : tensor<4x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %v : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Two stores of one shape are written in one loop (the first moves down to the second past
+// the pure ops between them); each iteration loads x[i], then stores x[i] and out[i], so the
+// load streams although the first store overwrites what it read.
+// CHECK-LABEL: tt.func @stores_in_one_loop
+// CHECK: tt.load %{{[0-9]+}} {tritium.read_at_use} : tensor<8x!tt.ptr<f32>>
+// CHECK: tt.store %{{[0-9]+}}, %{{.+}} {tritium.store_group = 2 : i32}
+// CHECK-NEXT: tt.store
+// LINALG-LABEL: func.func @stores_in_one_loop
+// LINALG-NOT: memref.alloc
+// LINALG: scf.for
+// LINALG:   %[[X:.+]] = llvm.load
+// LINALG:   %[[TWICE:.+]] = arith.addf %[[X]], %[[X]] : f32
+// LINALG:   llvm.store %{{.+}}, %[[XP:.+]] {
+// LINALG:   llvm.store %[[TWICE]]
+// LINALG-NOT: scf.for
+// LINALG: return
+tt.func @stores_in_one_loop(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
   %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
   %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
   %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
   %zero = arith.constant dense<0.000000e+00> : tensor<8xf32>
   tt.store %xp, %zero : tensor<8x!tt.ptr<f32>>
+  %twice = arith.addf %v, %v : tensor<8xf32>
   %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
   %op = tt.addptr %os, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
-  tt.store %op, %v : tensor<8x!tt.ptr<f32>>
+  tt.store %op, %twice : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Stores into one buffer through different pointer tiles may overlap across elements: each
+// keeps its own loop, and the load (whose buffer one of them writes) its tile.
+// CHECK-LABEL: tt.func @stores_overlapping_in_one_buffer
+// CHECK: tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
+// CHECK-NOT: tritium.read_at_use
+// CHECK-NOT: tritium.store_group
+tt.func @stores_overlapping_in_one_buffer(%x: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %one = arith.constant dense<1> : tensor<8xi32>
+  %shifted = tt.addptr %xp, %one : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %xp, %v : tensor<8x!tt.ptr<f32>>
+  tt.store %shifted, %v : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// silu's backward as Inductor writes it: a costly value (the sigmoid's division) that two ops
+// use, all on the way to one store, is computed once per element in that store's loop; the
+// loads stream into the loop of both stores.
+// CHECK-LABEL: tt.func @costly_value_used_twice_by_one_store
+// CHECK: tt.load %{{[0-9]+}} {tritium.read_at_use}
+// CHECK: tt.load %{{[0-9]+}} {tritium.read_at_use}
+// LINALG-LABEL: func.func @costly_value_used_twice_by_one_store
+// LINALG-NOT: memref.alloc
+// LINALG: scf.for
+// LINALG-COUNT-1: arith.divf
+// LINALG-NOT: arith.divf
+// LINALG: llvm.store
+// LINALG: llvm.store
+// LINALG-NOT: scf.for
+// LINALG: return
+tt.func @costly_value_used_twice_by_one_store(%x: !tt.ptr<f32>, %g: !tt.ptr<f32>, %a: !tt.ptr<f32>) {
+  %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %one = arith.constant dense<1.000000e+00> : tensor<8xf32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %gs = tt.splat %g : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %gp = tt.addptr %gs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %xp : tensor<8x!tt.ptr<f32>>
+  %grad = tt.load %gp : tensor<8x!tt.ptr<f32>>
+  %neg = arith.negf %v : tensor<8xf32>
+  %e = math.exp %neg : tensor<8xf32>
+  %d = arith.addf %e, %one : tensor<8xf32>
+  %sig = arith.divf %one, %d : tensor<8xf32>
+  %gs1 = arith.mulf %grad, %sig : tensor<8xf32>
+  %oms = arith.subf %one, %sig : tensor<8xf32>
+  %t = arith.mulf %v, %oms : tensor<8xf32>
+  %t1 = arith.addf %t, %one : tensor<8xf32>
+  %dx = arith.mulf %gs1, %t1 : tensor<8xf32>
+  %as = tt.splat %a : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %ap = tt.addptr %as, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %ap, %neg : tensor<8x!tt.ptr<f32>>
+  tt.store %gp, %dx : tensor<8x!tt.ptr<f32>>
   tt.return
 }
 
@@ -185,7 +284,7 @@ tt.func @in_place(%x: !tt.ptr<f32>) {
 
 // Shifting within one buffer: x[i + 1] = x[i] needs every x[i] read before any is written.
 // CHECK-LABEL: tt.func @shift_within_buffer
-// CHECK: tt.load %{{.+}} : tensor<8x!tt.ptr<f32>>
+// CHECK: tt.load %{{[0-9]+}} : tensor<8x!tt.ptr<f32>>
 // CHECK-NOT: tritium.read_at_use
 tt.func @shift_within_buffer(%x: !tt.ptr<f32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>

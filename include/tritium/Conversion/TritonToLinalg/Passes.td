@@ -124,6 +124,27 @@ def AccumulateHalfFloatsInF32 : Pass<"accumulate-half-floats-in-f32", "mlir::Mod
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def ElementwiseFunctionsToMathOps
+    : Pass<"elementwise-functions-to-math-ops", "mlir::ModuleOp"> {
+  let summary = "precise_sqrt/divf and libdevice functions the CPU vectorizes become math/arith ops";
+  let description = [{
+    A pure `tt.extern_elementwise` of a C math function (`expf`, `__nv_expf`, `sqrt`, ...)
+    that the CPU target computes with vector instructions (f32 exp, exp2, expm1, log, log1p,
+    log2, tanh, erf; f32/f64 sqrt, fabs, floor, ceil, trunc, rint, copysign, fma) becomes the
+    math op, of the same operand and result types:
+
+    ```mlir
+    %e = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "expf"}
+        : (tensor<1024xf32>) -> tensor<1024xf32>
+    ```
+    becomes `%e = math.exp %x : tensor<1024xf32>`. An elementwise op is recomputed where its
+    elements are used (stream-loads-into-stores) and common subexpressions merge; a call is a
+    tile of its own. Other functions stay calls. `tt.precise_sqrt` becomes `math.sqrt`,
+    `tt.precise_divf` and `tt.approx_divf` become `arith.divf` (IEEE on a CPU).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
 def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
   let summary = "Mark tile loads that convert-triton-to-linalg may read inside their stores' loops";
   let description = [{
@@ -144,6 +165,13 @@ def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
     marks both loads, and the store's loop loads `x[i]` and `y[i]`, adds and stores: one pass
     over memory. A store into the load's own base pointer through a different pointer tile
     keeps the load as it is (elements it moves must be read before any is written).
+
+    Tile stores of one shape separated only by side-effect-free ops are first moved next to
+    each other and the first gets `tritium.store_group = N` (N stores): convert-triton-to-linalg
+    writes them in one loop whose iterations compute every stored element before storing any.
+    Their loads are read once for all of them, and a costly value several ops of one such
+    loop use is computed once per element there (it no longer keeps its load in a tile). Two
+    stores of a group into one base pointer must use the same pointer tile.
   }];
 }
 
