@@ -248,3 +248,40 @@ def test_later_store_of_one_loop_wins():
     same_tile_twice_kernel[(1, )](x, out, 64, BLOCK=64)
     torch.testing.assert_close(out, expected_out)
     torch.testing.assert_close(x, expected_x)
+
+
+@triton.jit
+def adamw_through_other_arguments_kernel(p_in, g_ptr, m_in, v_in, step_ptr, m_out, p_out, v_out, n, lr,
+                                         BLOCK: tl.constexpr):
+    """Inductor's foreach AdamW: each updated tensor is loaded through one argument and stored
+    through another that is the same tensor (the loop's iterations are independent)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    p = tl.load(p_in + offs)
+    g = tl.load(g_ptr + offs)
+    m = tl.load(m_in + offs)
+    v = tl.load(v_in + offs)
+    step = tl.broadcast_to(tl.load(step_ptr), [BLOCK])
+    m = m + 0.1 * (g - m)
+    v = v * 0.999 + 0.001 * g * g
+    correction1 = 1.0 - libdevice.pow(0.9, step)
+    correction2 = tl.sqrt_rn(1.0 - libdevice.pow(0.999, step))
+    p = p * (1.0 - lr * 0.01) - (lr / correction1) * m / (tl.sqrt_rn(v) / correction2 + 1e-8)
+    tl.store(m_out + offs, m)
+    tl.store(p_out + offs, p)
+    tl.store(v_out + offs, v)
+
+
+@pytest.mark.parametrize("in_place", [True, False])
+def test_adamw_through_other_arguments(in_place):
+    n = 4096
+    p, g, m, v = torch.randn(n), torch.randn(n), torch.randn(n), torch.rand(n)
+    em = m + 0.1 * (g - m)
+    ev = v * 0.999 + 0.001 * g * g
+    c1, c2 = 1 - 0.9**3, (1 - 0.999**3)**0.5
+    ep = p * (1 - 1e-3 * 0.01) - (1e-3 / c1) * em / (ev.sqrt() / c2 + 1e-8)
+    outs = (m, p, v) if in_place else (torch.empty(n), torch.empty(n), torch.empty(n))
+    compiled = adamw_through_other_arguments_kernel[(n // 1024, )](p, g, m, v, torch.tensor([3.0]), *outs, n, 1e-3,
+                                                                   BLOCK=1024)
+    assert "llvm.loop.parallel_accesses" in compiled.asm["llir"]
+    for out, expected in zip(outs, (em, ep, ev)):
+        torch.testing.assert_close(out, expected)

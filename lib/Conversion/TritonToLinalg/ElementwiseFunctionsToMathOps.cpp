@@ -41,6 +41,21 @@ bool isVectorized(StringRef name, Type elementType) {
 struct ElementwiseFunctionsToMathOpsPass
     : impl::ElementwiseFunctionsToMathOpsBase<ElementwiseFunctionsToMathOpsPass> {
   void runOnOperation() override {
+    getOperation()->walk([&](Operation *op) {
+      OpBuilder b(op);
+      Value ieee;
+      if (auto sqrt = dyn_cast<tt::PreciseSqrtOp>(op))
+        ieee = math::SqrtOp::create(b, op->getLoc(), sqrt.getX());
+      else if (auto div = dyn_cast<tt::PreciseDivFOp>(op))
+        ieee = arith::DivFOp::create(b, op->getLoc(), div.getX(), div.getY());
+      else if (auto div = dyn_cast<tt::ApproxDivFOp>(op))
+        ieee = arith::DivFOp::create(b, op->getLoc(), div.getX(), div.getY());
+      if (!ieee)
+        return WalkResult::advance();
+      op->replaceAllUsesWith(ValueRange{ieee});
+      op->erase();
+      return WalkResult::skip();
+    });
     SmallVector<tt::ExternElementwiseOp> calls;
     getOperation()->walk([&](tt::ExternElementwiseOp op) { calls.push_back(op); });
     for (tt::ExternElementwiseOp op : calls) {

@@ -188,8 +188,8 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
     // read at that index.
     SmallVector<tt::StoreOp> group = storesWrittenInOneLoop(op);
     TileElementMaterializer elements(rewriter, *getTypeConverter());
-    forEachIndex(rewriter, loc, tileType.getShape(),
-                 [&](OpBuilder &b, Location loc, ValueRange indices) {
+    SmallVector<scf::ForOp> loops = forEachIndex(
+        rewriter, loc, tileType.getShape(), [&](OpBuilder &b, Location loc, ValueRange indices) {
                    SmallVector<std::array<Value, 3>> stored;
                    for (tt::StoreOp store : group) {
                      Value ptr = elements.elementAt(b, loc, store.getPtr(), indices);
@@ -202,6 +202,9 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
                    for (auto [store, element] : llvm::zip(group, stored))
                      storeElement(b, loc, element[0], element[1], element[2], pointeeOf(store));
                  });
+    // Each iteration reads what it stores before storing: under Triton's semantics no
+    // iteration depends on another (overlap at other indices is a race on a GPU too).
+    markIterationsIndependent(loops);
     for (tt::StoreOp store : llvm::reverse(group))
       rewriter.eraseOp(store);
     return success();

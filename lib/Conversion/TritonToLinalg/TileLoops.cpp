@@ -12,8 +12,8 @@ using namespace mlir;
 
 namespace tritium {
 
-void forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+SmallVector<scf::ForOp> forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                                     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   SmallVector<Value> lbs, ubs, steps;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -22,7 +22,27 @@ void forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
     ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
     steps.push_back(one);
   }
-  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
+  return scf::buildLoopNest(b, loc, lbs, ubs, steps, body).loops;
+}
+
+void markIterationsIndependent(ArrayRef<scf::ForOp> loops) {
+  if (loops.empty())
+    return;
+  Operation *outermost = loops.front();
+  MLIRContext *context = outermost->getContext();
+  auto group = LLVM::AccessGroupAttr::get(context, DistinctAttr::create(UnitAttr::get(context)));
+  auto groups = ArrayAttr::get(context, {group});
+  outermost->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      load.setAccessGroupsAttr(groups);
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      store.setAccessGroupsAttr(groups);
+  });
+  // The discardable form: scf-to-cf moves it onto the loop's latch branch.
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      context, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {group});
+  for (Operation *loop : loops)
+    loop->setAttr("llvm.loop_annotation", annotation);
 }
 
 Value zeroOf(OpBuilder &b, Location loc, Type type) {

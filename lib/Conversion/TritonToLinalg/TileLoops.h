@@ -3,13 +3,24 @@
 #ifndef TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILELOOPS_H
 #define TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILELOOPS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace tritium {
 
-/// Runs `body` for every index of `shape`, innermost dimension last.
-void forEachIndex(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> shape,
-                  llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> body);
+/// Runs `body` for every index of `shape`, innermost dimension last; returns the loops,
+/// outermost first.
+llvm::SmallVector<mlir::scf::ForOp>
+forEachIndex(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> shape,
+             llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> body);
+
+/// Tells LLVM that no iteration of `loops` (a nest) depends on another through the LLVM
+/// loads and stores in them (`!llvm.access.group` and the loops' `parallel_accesses`), so it
+/// vectorizes them without checking at run time that the pointers do not overlap, a check
+/// that fails where a store writes what a load of the same index reads through another
+/// argument (Inductor's in-place optimizer updates). Accesses lowered later (tile buffers)
+/// are outside the group, and LLVM then analyses the loop as before.
+void markIterationsIndependent(llvm::ArrayRef<mlir::scf::ForOp> loops);
 
 /// The zero of `type` (null for pointers).
 mlir::Value zeroOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);

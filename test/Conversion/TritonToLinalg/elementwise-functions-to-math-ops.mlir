@@ -33,3 +33,17 @@ tt.func @calls_kept(%x: tensor<8xf32>, %d: tensor<8xf64>) -> (tensor<8xf64>, ten
   tt.return %0, %1, %2, %3, %4 : tensor<8xf64>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
 
+// -----
+
+// Triton's precise square root and divisions are the IEEE operations of a CPU.
+// CHECK-LABEL: tt.func @precise_and_approximate
+// CHECK: %[[S:.+]] = math.sqrt %arg0 : tensor<8xf32>
+// CHECK: %[[D:.+]] = arith.divf %[[S]], %arg0 : tensor<8xf32>
+// CHECK: %[[A:.+]] = arith.divf %[[D]], %arg0 : tensor<8xf32>
+// CHECK: tt.return %[[A]]
+tt.func @precise_and_approximate(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tt.precise_sqrt %x : tensor<8xf32>
+  %1 = tt.precise_divf %0, %x : tensor<8xf32>
+  %2 = tt.approx_divf %1, %x : tensor<8xf32>
+  tt.return %2 : tensor<8xf32>
+}

@@ -11,7 +11,7 @@
 // CHECK:   %[[ADDR:.+]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
 // CHECK:   %[[MASK:.+]] = arith.cmpi slt, %[[OFF]], %[[N]] : i32
 // CHECK:   %[[V:.+]] = scf.if %[[MASK]] -> (f32) {
-// CHECK:     %[[L:.+]] = llvm.load %[[ADDR]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK:     %[[L:.+]] = llvm.load %[[ADDR]] {{.*}}alignment = 4 : i64} : !llvm.ptr -> f32
 // CHECK:     scf.yield %[[L]] : f32
 // CHECK:   } else {
 // CHECK:     scf.yield %{{.+}} : f32
@@ -42,7 +42,7 @@ tt.func @masked_tile_load(%arg0: !tt.ptr<f32>, %arg1: i32) -> tensor<16xf32> {
 // CHECK:     %[[OFF:.+]] = arith.addi %[[ROWOFF]], %[[COL]] : i32
 // CHECK:     %[[ADDR:.+]] = llvm.getelementptr %[[BASE]][%[[OFF]]]
 // CHECK:     %[[V:.+]] = arith.sitofp %[[OFF]] : i32 to f32
-// CHECK:     llvm.store %[[V]], %[[ADDR]] {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK:     llvm.store %[[V]], %[[ADDR]] {{.*}}alignment = 4 : i64} : f32, !llvm.ptr
 tt.func @strided_tile_store(%arg0: !tt.ptr<f32>, %arg1: i32) {
   %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
   %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
@@ -78,9 +78,9 @@ tt.func @gather_through_loaded_indices(%arg0: !tt.ptr<f32>, %arg1: tensor<8x!tt.
 
 // CHECK-LABEL: func.func @scalar_load_store
 // CHECK-SAME: (%[[P:[^:]+]]: !llvm.ptr, %[[M:[^:]+]]: i1
-// CHECK: %[[V:.+]] = llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr -> i64
+// CHECK: %[[V:.+]] = llvm.load %[[P]] {{.*}}alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK: scf.if %[[M]] {
-// CHECK:   llvm.store %[[V]], %[[P]] {alignment = 8 : i64} : i64, !llvm.ptr
+// CHECK:   llvm.store %[[V]], %[[P]] {{.*}}alignment = 8 : i64} : i64, !llvm.ptr
 tt.func @scalar_load_store(%arg0: !tt.ptr<i64>, %arg1: i1) {
   %0 = tt.load %arg0 : !tt.ptr<i64>
   tt.store %arg0, %0, %arg1 : !tt.ptr<i64>
@@ -93,11 +93,11 @@ tt.func @scalar_load_store(%arg0: !tt.ptr<i64>, %arg1: i1) {
 // reinterpreted after the choice.
 // CHECK-LABEL: func.func @fp8_copy
 // CHECK: %[[CHOSEN:.+]] = scf.if %{{.+}} -> (i8) {
-// CHECK:   %[[BYTE:.+]] = llvm.load %{{.+}} {alignment = 1 : i64} : !llvm.ptr -> i8
+// CHECK:   %[[BYTE:.+]] = llvm.load %{{.+}} {{.*}}alignment = 1 : i64} : !llvm.ptr -> i8
 // CHECK:   scf.yield %[[BYTE]] : i8
 // CHECK: arith.bitcast %[[CHOSEN]] : i8 to f8E4M3FN
 // CHECK: %[[OUT:.+]] = arith.bitcast %{{.+}} : f8E4M3FN to i8
-// CHECK: llvm.store %[[OUT]], %{{.+}} {alignment = 1 : i64} : i8, !llvm.ptr
+// CHECK: llvm.store %[[OUT]], %{{.+}} {{.*}}alignment = 1 : i64} : i8, !llvm.ptr
 tt.func @fp8_copy(%p: tensor<16x!tt.ptr<f8E4M3FN>>, %q: tensor<16x!tt.ptr<f8E4M3FN>>, %m: tensor<16xi1>) {
   %0 = tt.load %p, %m : tensor<16x!tt.ptr<f8E4M3FN>>
   tt.store %q, %0 : tensor<16x!tt.ptr<f8E4M3FN>>

@@ -44,8 +44,8 @@ tt.func @vector_add(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: 
 // CHECK: tt.load %{{.+}} {tritium.read_at_use} : tensor<8x!tt.ptr<f32>>
 // LINALG-LABEL: func.func @gather
 // LINALG-NOT: memref.alloc
-// LINALG: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
-// LINALG: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// LINALG: llvm.load %{{.+}} {{.*}}alignment = 4 : i64} : !llvm.ptr -> i32
+// LINALG: llvm.load %{{.+}} {{.*}}alignment = 4 : i64} : !llvm.ptr -> f32
 // LINALG: llvm.store
 tt.func @gather(%idx: !tt.ptr<i32>, %table: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
@@ -180,13 +180,18 @@ tt.func @write_in_between(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %out: !tt.ptr<f32>
 // CHECK: tt.load %{{[0-9]+}} {tritium.read_at_use} : tensor<8x!tt.ptr<f32>>
 // CHECK: tt.store %{{[0-9]+}}, %{{.+}} {tritium.store_group = 2 : i32}
 // CHECK-NEXT: tt.store
+// The loop tells LLVM that its iterations are independent: every access in one group, which
+// the loop's annotation lists as parallel.
+// LINALG: #[[GROUP0:.+]] = #llvm.access_group<id = distinct
+// LINALG: #loop_annotation{{[0-9]*}} = #llvm.loop_annotation<parallelAccesses = #[[GROUP0]]>
 // LINALG-LABEL: func.func @stores_in_one_loop
 // LINALG-NOT: memref.alloc
 // LINALG: scf.for
 // LINALG:   %[[X:.+]] = llvm.load
 // LINALG:   %[[TWICE:.+]] = arith.addf %[[X]], %[[X]] : f32
 // LINALG:   llvm.store %{{.+}}, %[[XP:.+]] {
-// LINALG:   llvm.store %[[TWICE]]
+// LINALG:   llvm.store %[[TWICE]], %{{.+}} {access_groups = [#[[GROUP:.+]]],
+// LINALG: } {llvm.loop_annotation = #[[LOOP:.+]]}
 // LINALG-NOT: scf.for
 // LINALG: return
 tt.func @stores_in_one_loop(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {

@@ -126,7 +126,7 @@ def AccumulateHalfFloatsInF32 : Pass<"accumulate-half-floats-in-f32", "mlir::Mod
 
 def ElementwiseFunctionsToMathOps
     : Pass<"elementwise-functions-to-math-ops", "mlir::ModuleOp"> {
-  let summary = "libdevice calls of math functions the CPU vectorizes become math ops";
+  let summary = "precise_sqrt/divf and libdevice functions the CPU vectorizes become math/arith ops";
   let description = [{
     A pure `tt.extern_elementwise` of a C math function (`expf`, `__nv_expf`, `sqrt`, ...)
     that the CPU target computes with vector instructions (f32 exp, exp2, expm1, log, log1p,
@@ -139,9 +139,10 @@ def ElementwiseFunctionsToMathOps
     ```
     becomes `%e = math.exp %x : tensor<1024xf32>`. An elementwise op is recomputed where its
     elements are used (stream-loads-into-stores) and common subexpressions merge; a call is a
-    tile of its own. Other functions stay calls.
+    tile of its own. Other functions stay calls. `tt.precise_sqrt` becomes `math.sqrt`,
+    `tt.precise_divf` and `tt.approx_divf` become `arith.divf` (IEEE on a CPU).
   }];
-  let dependentDialects = ["mlir::math::MathDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
 def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {

@@ -95,8 +95,10 @@ def TT_MulhiUIOp : TT_Op<"mulhiui", [Pure, Elementwise, SameOperandsAndResultTyp
   let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
 }
 
-def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise, SameVariadicOperandSize]> {
+def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise, SameVariadicOperandSize,
+                                   DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "call of an external (libdevice-style) elementwise function";
+  // A pure function touches no memory; any other may read and write anything.
   let arguments = (ins Variadic<TT_Type>:$srcs, StrAttr:$libname, StrAttr:$libpath,
                        StrAttr:$symbol, BoolAttr:$pure);
   let results = (outs TT_Type:$result);
