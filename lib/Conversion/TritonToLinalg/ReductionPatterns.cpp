@@ -257,7 +257,8 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
 
     Region &combiner = op.getCombineOp();
     SmallVector<Value> results;
-    TypedAttr identity = srcs.size() == 1 && size > 1 ? combinerIdentity(combiner) : nullptr;
+    TypedAttr identity = srcs.size() == 1 ? combinerIdentity(combiner) : nullptr;
+    // A streamed input has no tensor to slice, whatever the axis' extent.
     if (identity && op->hasAttr(kReadAtUseAttr)) {
       results.push_back(reduceElementByElement(rewriter, loc, op, identity));
     } else if (size == 1) {
