@@ -141,14 +141,16 @@ private:
       first->setAttr(kStoreGroupAttr, IntegerAttr::get(IntegerType::get(first->getContext(), 32),
                                                        int64_t(group.size())));
       for (tt::StoreOp store : group)
-        groupOf[store] = llvm::to_vector(group);
+        groupOf[store] = groups.size();
+      groups.push_back(std::move(group));
     }
   }
 
-  /// The stores written in one loop with `store` (itself included).
-  SmallVector<tt::StoreOp> storesWrittenWith(tt::StoreOp store) const {
+  /// The stores written in one loop with `store` (itself included; a view of `store` when it
+  /// is in no group, valid while it is).
+  ArrayRef<tt::StoreOp> storesWrittenWith(const tt::StoreOp &store) const {
     auto it = groupOf.find(store);
-    return it == groupOf.end() ? SmallVector<tt::StoreOp>{store} : it->second;
+    return it == groupOf.end() ? ArrayRef<tt::StoreOp>(store) : ArrayRef<tt::StoreOp>(groups[it->second]);
   }
 
   /// Whether every op `value` flows into ends, through ops recomputed per element, in the
@@ -226,11 +228,13 @@ private:
     Value base = basePointer(load.getPtr());
     for (Operation *consumer : consumers) {
       auto store = dyn_cast<tt::StoreOp>(consumer);
-      SmallVector<tt::StoreOp> loop;
+      ArrayRef<tt::StoreOp> loop;
       if (store)
         loop = storesWrittenWith(store);
       // The loop of a group of stores runs where its first store is.
-      Operation *at = store ? loop.front().getOperation() : consumer;
+      Operation *at = consumer;
+      if (store)
+        at = loop.front();
       if (at->getBlock() != load->getBlock() || !nothingWritesBetween(load, at))
         return false;
       for (tt::StoreOp written : loop)
@@ -252,7 +256,9 @@ private:
 
   llvm::SetVector<tt::LoadOp> streamed;
   llvm::DenseMap<tt::LoadOp, SmallVector<tt::ReduceOp>> reductionsFed;
-  llvm::DenseMap<Operation *, SmallVector<tt::StoreOp>> groupOf;
+  // The groups of stores written in one loop, and each member's group.
+  SmallVector<SmallVector<tt::StoreOp>> groups;
+  llvm::DenseMap<Operation *, unsigned> groupOf;
 };
 
 struct StreamLoadsIntoStoresPass
