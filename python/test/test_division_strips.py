@@ -150,3 +150,55 @@ def test_nested_periods_of_rotary_embeddings(half, heads, start):
     expected = flat.view(batch, seq, heads, 2 * half).permute(0, 2, 1, 3)
     torch.testing.assert_close(out, expected, rtol=1e-6, atol=1e-6)
 
+
+
+@triton.jit
+def halves_kernel(x_ptr, out_ptr, xnumel, start, CUT: tl.constexpr, FORM: tl.constexpr, INCLUSIVE: tl.constexpr,
+                  PERIOD: tl.constexpr, BLOCK: tl.constexpr):
+    # Inductor's rotate-half: x0 = xindex % PERIOD picks a part of each row by comparing x0 with a bound, in
+    # each of the forms a comparison can take (the strip loops split where the test changes).
+    xindex = start + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    xmask = xindex < xnumel
+    x0 = xindex % PERIOD
+    x1 = xindex // PERIOD
+    if FORM == "lt":
+        first = x0 < CUT
+    elif FORM == "le":
+        first = x0 <= CUT
+    elif FORM == "reversed_gt":
+        first = CUT > x0
+    elif FORM == "ge_int64":
+        first = ~(x0.to(tl.int64) >= CUT)
+    else:  # "gt": with the complement's own test
+        first = x0 <= CUT
+    if INCLUSIVE:
+        second = x0 > CUT
+    else:
+        second = x0 >= CUT
+    lo = tl.load(x_ptr + (PERIOD * x1 + (x0 + PERIOD - CUT) % PERIOD), first & xmask, other=0.0)
+    hi = tl.load(x_ptr + (PERIOD * x1 + (x0 - CUT)), second & xmask, other=0.0)
+    tl.store(out_ptr + xindex, tl.where(first, -lo, hi), xmask)
+
+
+@pytest.mark.parametrize("form", ["lt", "le", "reversed_gt", "ge_int64", "gt"])
+@pytest.mark.parametrize("cut, block, start", [(32, 1024, 0), (32, 64, 0), (20, 256, 0), (32, 1024, 17),
+                                               (0, 256, 0), (63, 128, 5), (64, 256, 0)])
+def test_tests_of_the_remainder_split_strips(form, cut, block, start):
+    """Every iteration of a strip takes the branch its own element takes, at cuts inside the period, at its
+    ends (0, 63) and past it (64), for blocks of one strip and of many, with blocks starting inside a strip."""
+    period, rows = 64, 37
+    x = torch.randn(rows * period)
+    out = torch.full_like(x, 7.0)
+    n = x.numel() - 3  # the last program is partly masked
+    inclusive = form in ("le", "gt")
+    halves_kernel[(triton.cdiv(n - start, block), )](x, out, n, start, CUT=cut, FORM=form, INCLUSIVE=inclusive,
+                                                     PERIOD=period, BLOCK=block)
+    index = torch.arange(x.numel())
+    x0, x1 = index % period, index // period
+    first = x0 <= cut if inclusive else x0 < cut
+    lo = x[(period * x1 + (x0 + period - cut) % period).clamp(max=x.numel() - 1)]
+    hi = x[(period * x1 + x0 - cut).clamp(min=0, max=x.numel() - 1)]
+    expected = torch.where(first, -lo, hi)
+    expected[:start] = 7.0
+    expected[n:] = 7.0
+    assert torch.equal(out, expected)

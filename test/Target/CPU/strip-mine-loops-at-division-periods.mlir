@@ -1,30 +1,35 @@
 // RUN: tritium-opt %s --tritium-cpu-strip-mine-loops-at-division-periods --canonicalize | FileCheck %s
 
-// out[o + i] = q[o + i] * scale[(o + i) / 128] + bias[(o + i) % 768]: the iterations run as
-// strips between multiples of the smallest period; inside a strip the quotient is the strip
-// number and the remainder is the index minus the strip's start. 768 is a multiple of 128, so
-// a strip lies within one period of 768 too: its remainder is the index minus (q / 6) * 768.
-// When the indices could be negative or wrap, the loop runs as it was.
+// out[o + i] = q[o + i] * scale[(o + i) / 128] + bias[(o + i) % 768]: the whole strips between
+// the first and the last multiple of the smallest period run as loops of 128 iterations j, in
+// which the quotient is the strip number q and the remainder the index minus the strip's start.
+// 768 is a multiple of 128, so a strip lies within one period of 768 too: its remainder is the
+// index minus (q / 6) * 768. The indices before the first multiple and after the last one run
+// as the loop was, and so do all of them (the strips are empty) when they could be negative or
+// wrap.
 // CHECK-LABEL: func.func @group_scale
 // CHECK: %[[OK:.+]] = arith.andi
-// CHECK: scf.if %[[OK]] {
-// CHECK:   scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK:     %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
-// CHECK:     %[[QI:.+]] = arith.trunci %[[Q64]] : i64 to i32
-// CHECK:     %[[Q768:.+]] = arith.divsi %[[Q64]], %c6_i64 : i64
-// CHECK:     %[[BASE:.+]] = arith.muli %[[Q768]], %c768_i64 : i64
-// CHECK:     %[[BASEI:.+]] = arith.trunci %[[BASE]] : i64 to i32
-// CHECK:     scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK-NOT:   arith.divsi
-// CHECK-NOT:   arith.remsi
-// CHECK:       llvm.getelementptr %arg1[%[[QI]]]
-// CHECK:       arith.subi %{{.+}}, %[[BASEI]] : i32
-// CHECK:     }
+// CHECK: arith.select %[[OK]]
+// CHECK: arith.select %[[OK]]
+// CHECK: scf.for
+// CHECK:   arith.divsi %{{.+}}, %c128_i32 : i32
+// CHECK:   arith.remsi %{{.+}}, %c768_i32 : i32
+// CHECK: scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
+// CHECK:   %[[QI:.+]] = arith.trunci %[[Q64]] : i64 to i32
+// CHECK:   %[[Q768:.+]] = arith.divsi %[[Q64]], %c6_i64 : i64
+// CHECK:   %[[BASE:.+]] = arith.muli %[[Q768]], %c768_i64 : i64
+// CHECK:   %[[BASEI:.+]] = arith.trunci %[[BASE]] : i64 to i32
+// CHECK:   scf.for %{{.+}} = %c0 to %c128 step %c1 {
+// CHECK-NOT: arith.divsi
+// CHECK-NOT: arith.remsi
+// CHECK:     llvm.getelementptr %arg1[%[[QI]]]
+// CHECK:     arith.subi %{{.+}}, %[[BASEI]] : i32
 // CHECK:   }
-// CHECK: } else {
-// CHECK:   scf.for
-// CHECK:     arith.divsi
-// CHECK:     arith.remsi
+// CHECK: }
+// CHECK: scf.for
+// CHECK:   arith.divsi
+// CHECK:   arith.remsi
 func.func @group_scale(%q: !llvm.ptr, %scale: !llvm.ptr, %bias: !llvm.ptr, %out: !llvm.ptr,
                        %o: i32) {
   %c0 = arith.constant 0 : index
@@ -51,15 +56,20 @@ func.func @group_scale(%q: !llvm.ptr, %scale: !llvm.ptr, %bias: !llvm.ptr, %out:
   return
 }
 
-// A remainder by a runtime period, in a loop carrying a sum: remsi becomes index - qC.
+// A remainder by a runtime period n, in a loop carrying a sum: the strips run when n >= 16, as
+// loops of n iterations j in which the remainder is j; the sum goes through all three loops.
 // CHECK-LABEL: func.func @row_sums_of_remainders
-// CHECK: scf.if %{{.+}} -> (f32) {
-// CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
-// CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
-// CHECK-NOT:   arith.remsi
-// CHECK:       arith.subi
-// CHECK: } else {
+// CHECK: %[[HEAD:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
 // CHECK:   arith.remsi
+// CHECK: %[[STRIPS:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[HEAD]]) -> (f32) {
+// CHECK:   %[[N:.+]] = arith.index_cast %arg1 : i32 to index
+// CHECK:   scf.for %[[J:.+]] = %c0 to %[[N]] step %c1 iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// CHECK-NOT: arith.remsi
+// CHECK:     %[[R:.+]] = arith.index_cast %[[J]] : index to i32
+// CHECK:     llvm.getelementptr %arg0[%[[R]]]
+// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[STRIPS]]) -> (f32) {
+// CHECK:   arith.remsi
+// CHECK: return %[[TAIL]] : f32
 func.func @row_sums_of_remainders(%src: !llvm.ptr, %n: i32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -78,7 +88,8 @@ func.func @row_sums_of_remainders(%src: !llvm.ptr, %n: i32) -> f32 {
 
 // Left alone: a constant period below 16 (strips too short to vectorize).
 // CHECK-LABEL: func.func @short_period
-// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK-NOT: scf.for
 // CHECK: arith.divsi
 func.func @short_period(%src: !llvm.ptr, %dst: !llvm.ptr) {
   %c0 = arith.constant 0 : index
@@ -102,18 +113,20 @@ func.func @short_period(%src: !llvm.ptr, %dst: !llvm.ptr) {
 // q / 8, x // 65536 is q / 2048; the remainders of those quotients are taken outside the
 // strip's loop once canonicalized). A period that is not a multiple (x % 48) stays a remainder.
 // CHECK-LABEL: func.func @nested_periods
-// CHECK: scf.if %{{.+}} {
-// CHECK:   scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK:     %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
+// CHECK: scf.for
+// CHECK:   arith.divsi
+// CHECK: scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
 // CHECK-DAG: arith.divsi %[[Q64]], %c8_i64 : i64
 // CHECK-DAG: arith.divsi %[[Q64]], %c2048_i64 : i64
-// CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK-NOT:   arith.divsi
-// CHECK:       arith.remsi %{{.+}}, %c48_i32 : i32
-// CHECK-NOT:   arith.divsi
-// CHECK:     }
+// CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c1 {
+// CHECK-NOT: arith.divsi
+// CHECK:     arith.remsi %{{.+}}, %c48_i32 : i32
+// CHECK-NOT: arith.divsi
 // CHECK:   }
-// CHECK: } else {
+// CHECK: }
+// CHECK: scf.for
+// CHECK:   arith.divsi
 func.func @nested_periods(%src: !llvm.ptr, %cs: !llvm.ptr, %rem: !llvm.ptr, %out: !llvm.ptr, %o: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -152,6 +165,72 @@ func.func @nested_periods(%src: !llvm.ptr, %cs: !llvm.ptr, %rem: !llvm.ptr, %out
     %x3s = arith.muli %x3, %c65536 : i32
     %oi = arith.addi %x, %x3s : i32
     %po = llvm.getelementptr %out[%oi] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    llvm.store %y, %po : f32, !llvm.ptr
+  }
+  return
+}
+
+// Inductor's rotate-half of RoPE: x0 = x % 64 picks the row's second half negated for
+// `x0 < 32` and its first half for `x0 >= 32` (both tests, as Inductor writes them). In a whole
+// strip x0 is the iteration j, and the tests are constants on either side of j = 32: the
+// strip's loop runs as [0, 32) and [32, 64) with neither test nor select left.
+// CHECK-LABEL: func.func @halves_by_remainder
+// CHECK: scf.for
+// CHECK:   arith.remsi
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NOT: arith.cmpi
+// CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c1 {
+// CHECK-NOT: arith.cmpi
+// CHECK-NOT: arith.select
+// CHECK:     arith.negf
+// CHECK:   }
+// CHECK-NOT: arith.cmpi
+// CHECK:   scf.for %{{.+}} = %c32 to %c64 step %c1 {
+// CHECK-NOT: arith.cmpi
+// CHECK-NOT: arith.select
+// CHECK-NOT: arith.negf
+// CHECK:   }
+// CHECK: }
+// CHECK: scf.for
+// CHECK:   arith.remsi
+// CHECK:   arith.cmpi slt
+// CHECK:   arith.select
+func.func @halves_by_remainder(%src: !llvm.ptr, %out: !llvm.ptr, %o: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %c32_i64 = arith.constant 32 : i64
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c1024 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %x = arith.addi %o, %ii : i32
+    %x0 = arith.remsi %x, %c64 : i32
+    %x1 = arith.divsi %x, %c64 : i32
+    %row = arith.muli %x1, %c64 : i32
+    %first = arith.cmpi slt, %x0, %c32 : i32
+    %hi = arith.addi %x, %c32 : i32
+    %phi = llvm.getelementptr %src[%hi] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    %vhi = scf.if %first -> (f32) {
+      %v = llvm.load %phi : !llvm.ptr -> f32
+      scf.yield %v : f32
+    } else {
+      scf.yield %zero : f32
+    }
+    %neg = arith.negf %vhi : f32
+    %x0w = arith.extsi %x0 : i32 to i64
+    %second = arith.cmpi sge, %x0w, %c32_i64 : i64
+    %lo = arith.subi %x, %c32 : i32
+    %plo = llvm.getelementptr %src[%lo] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    %vlo = scf.if %second -> (f32) {
+      %v = llvm.load %plo : !llvm.ptr -> f32
+      scf.yield %v : f32
+    } else {
+      scf.yield %zero : f32
+    }
+    %y = arith.select %first, %neg, %vlo : f32
+    %po = llvm.getelementptr %out[%x] : (!llvm.ptr, i32) -> !llvm.ptr, f32
     llvm.store %y, %po : f32, !llvm.ptr
   }
   return

@@ -104,6 +104,146 @@ std::optional<Division> findDivision(scf::ForOp loop) {
   return found;
 }
 
+/// A strip's remainder `index % mC`: `j + shift` at the strip loop's iteration j, exact (no
+/// wrap) and in [0, mC).
+struct StripRemainder {
+  Value value;
+  Value shift; // i64, defined outside the strip's loop
+};
+
+/// A test of a strip's remainder against a bound defined outside the strip's loop (`r < c`,
+/// `c <= r`, on r or its extension): since r advances by one with each iteration, the test
+/// holds for the iterations before one point and fails after it, or the reverse.
+struct RemainderTest {
+  arith::CmpIOp compare;
+  unsigned remainder; // index into the strip's remainders
+  Value bound;
+  bool inclusive;  // the point is c + 1 (r <= c, r > c), else c
+  bool trueBefore; // r < c, r <= c; otherwise the test holds from the point on
+};
+
+/// `a p b` as `b p' a`.
+arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::slt: return P::sgt;
+  case P::sgt: return P::slt;
+  case P::sle: return P::sge;
+  case P::sge: return P::sle;
+  case P::ult: return P::ugt;
+  case P::ugt: return P::ult;
+  case P::ule: return P::uge;
+  case P::uge: return P::ule;
+  default: return predicate; // eq, ne
+  }
+}
+
+std::optional<RemainderTest> matchRemainderTest(scf::ForOp loop, arith::CmpIOp compare,
+                                                ArrayRef<StripRemainder> remainders) {
+  auto remainderOf = [&](Value v) -> std::optional<unsigned> {
+    if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+      v = ext.getIn();
+    else if (auto ext = v.getDefiningOp<arith::ExtUIOp>())
+      v = ext.getIn();
+    for (auto [i, r] : llvm::enumerate(remainders))
+      if (r.value == v)
+        return i;
+    return std::nullopt;
+  };
+  Value lhs = compare.getLhs(), rhs = compare.getRhs();
+  arith::CmpIPredicate predicate = compare.getPredicate();
+  std::optional<unsigned> remainder = remainderOf(lhs);
+  if (!remainder) {
+    remainder = remainderOf(rhs);
+    std::swap(lhs, rhs);
+    predicate = swapOperands(predicate);
+  }
+  if (!remainder || !loop.isDefinedOutsideOfLoop(rhs))
+    return std::nullopt;
+  // r is non-negative: an unsigned test against a non-negative constant is the signed one.
+  bool isUnsigned = predicate == arith::CmpIPredicate::ult || predicate == arith::CmpIPredicate::ule ||
+                    predicate == arith::CmpIPredicate::ugt || predicate == arith::CmpIPredicate::uge;
+  if (isUnsigned) {
+    std::optional<int64_t> constant = getConstantIntValue(rhs);
+    if (!constant || *constant < 0)
+      return std::nullopt;
+  }
+  switch (predicate) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    return RemainderTest{compare, *remainder, rhs, false, true};
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ule:
+    return RemainderTest{compare, *remainder, rhs, true, true};
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    return RemainderTest{compare, *remainder, rhs, true, false};
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::uge:
+    return RemainderTest{compare, *remainder, rhs, false, false};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// More points would multiply the strip's body past what its tests cost.
+constexpr int kMaxRemainderSplits = 3;
+
+/// Inductor selects halves of a row by its remainder (RoPE's `x0 < 32`, `x0 >= 32`): the strip
+/// loop runs as consecutive loops between the points at which such tests change, in each of
+/// which every test is a constant and the masked loads it guards are plain or gone.
+void splitAtRemainderTests(scf::ForOp loop, ArrayRef<StripRemainder> remainders, int splitsLeft) {
+  if (splitsLeft == 0)
+    return;
+  SmallVector<RemainderTest> tests;
+  loop.getBody()->walk([&](arith::CmpIOp compare) {
+    if (std::optional<RemainderTest> test = matchRemainderTest(loop, compare, remainders))
+      tests.push_back(*test);
+  });
+  if (tests.empty())
+    return;
+  // The point of the first test, and every test that changes there.
+  RemainderTest first = tests.front();
+  auto samePoint = [&](const RemainderTest &t) {
+    return t.remainder == first.remainder && t.bound == first.bound && t.inclusive == first.inclusive;
+  };
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  };
+  // r = point at iteration point - shift; clamped to the loop's range.
+  Value point = widenToI64(b, loc, first.bound);
+  if (first.inclusive)
+    point = arith::AddIOp::create(b, loc, point, constant(1));
+  Value at = arith::SubIOp::create(b, loc, point, remainders[first.remainder].shift);
+  at = arith::MaxSIOp::create(b, loc, at, widenToI64(b, loc, loop.getLowerBound()));
+  at = arith::MinSIOp::create(b, loc, at, widenToI64(b, loc, loop.getUpperBound()));
+  Value split = arith::IndexCastOp::create(b, loc, b.getIndexType(), at);
+
+  IRMapping mapping;
+  auto before = cast<scf::ForOp>(b.clone(*loop, mapping));
+  before.getUpperBoundMutable().assign(split);
+  loop.getLowerBoundMutable().assign(split);
+  loop.getInitArgsMutable().assign(before.getResults());
+  auto fold = [](scf::ForOp in, arith::CmpIOp compare, bool value) {
+    OpBuilder cb = OpBuilder::atBlockBegin(in.getBody());
+    compare.replaceAllUsesWith(
+        arith::ConstantIntOp::create(cb, compare.getLoc(), cb.getI1Type(), value).getResult());
+    compare.erase();
+  };
+  for (RemainderTest &t : tests)
+    if (samePoint(t)) {
+      fold(before, cast<arith::CmpIOp>(mapping.lookup(t.compare.getOperation())), t.trueBefore);
+      fold(loop, t.compare, !t.trueBefore);
+    }
+  SmallVector<StripRemainder> remaindersBefore;
+  for (const StripRemainder &r : remainders)
+    remaindersBefore.push_back({mapping.lookup(r.value), r.shift});
+  splitAtRemainderTests(before, remaindersBefore, splitsLeft - 1);
+  splitAtRemainderTests(loop, remainders, splitsLeft - 1);
+}
+
 void stripMine(scf::ForOp loop, const Division &division) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
@@ -138,75 +278,108 @@ void stripMine(scf::ForOp loop, const Division &division) {
   Value ubOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, ub,
                                      constant(std::numeric_limits<int32_t>::max()));
   ok = arith::AndIOp::create(b, loc, ok, arith::AndIOp::create(b, loc, lbOk, ubOk));
-  // Strips: for q in [first / C, (end - 1) / C], the iterations whose index lies in
-  // [max(first, qC), min(end, (q + 1)C)).
-  auto runStrips = [&](OpBuilder &tb, Location loc) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(tb.getInsertionBlock(), tb.getInsertionPoint());
-    Value firstStrip = toIndex(arith::DivSIOp::create(b, loc, first, period));
-    Value lastIndex = arith::SubIOp::create(b, loc, end, constant(1));
-    Value endStrip = toIndex(arith::AddIOp::create(
-        b, loc, arith::DivSIOp::create(b, loc, lastIndex, period), constant(1)));
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto strips = scf::ForOp::create(
-        b, loc, firstStrip, endStrip, one, loop.getInitArgs(),
-        [&](OpBuilder &sb, Location loc, Value strip, ValueRange carried) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
-          Value q = widen(strip);
-          Value stripStart = arith::MulIOp::create(b, loc, q, period);
-          Value lo = arith::MaxSIOp::create(b, loc, first, stripStart);
-          Value hi = arith::MinSIOp::create(b, loc, end,
-                                            arith::AddIOp::create(b, loc, stripStart, period));
-          // Inside the strip: index // mC is q / m and index % mC is index - (q / m) mC.
-          auto narrow = [&](Value v) -> Value {
-            return width < 64 ? arith::TruncIOp::create(b, loc, intType, v).getResult() : v;
-          };
-          DenseMap<int64_t, std::pair<Value, Value>> quotientAndBase; // by multiple m
-          auto forMultiple = [&](int64_t multiple) {
-            auto [it, inserted] = quotientAndBase.try_emplace(multiple);
-            if (inserted) {
-              Value quotient = multiple == 1 ? q : arith::DivSIOp::create(b, loc, q, constant(multiple));
-              Value base = multiple == 1 ? stripStart
-                                         : arith::MulIOp::create(
-                                               b, loc, quotient,
-                                               arith::MulIOp::create(b, loc, period, constant(multiple)));
-              it->second = {narrow(quotient), narrow(base)};
-            }
-            return it->second;
-          };
-          // Made before the strip's loop, which uses them.
-          for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
-            forMultiple(d.multiple);
-          Value innerLb = toIndex(arith::SubIOp::create(b, loc, lo, offset));
-          Value innerUb = toIndex(arith::SubIOp::create(b, loc, hi, offset));
-          IRMapping mapping;
-          auto inner = cast<scf::ForOp>(b.clone(*loop, mapping));
-          inner.getLowerBoundMutable().assign(innerLb);
-          inner.getUpperBoundMutable().assign(innerUb);
-          inner.getInitArgsMutable().assign(carried);
-          for (DivisionOp d : division.quotients)
-            mapping.lookup(d.op)->getResult(0).replaceAllUsesWith(forMultiple(d.multiple).first);
-          for (DivisionOp d : division.remainders) {
-            Operation *copy = mapping.lookup(d.op);
-            OpBuilder rb(copy);
-            copy->getResult(0).replaceAllUsesWith(
-                arith::SubIOp::create(rb, loc, copy->getOperand(0), forMultiple(d.multiple).second)
-                    .getResult());
+  // The whole strips: indices [stripsBegin, stripsEnd), between the first and the last
+  // multiple of C inside [first, end). Before and after them, and everywhere when the strips do
+  // not apply (stripsBegin = stripsEnd = end), the loop runs as it was.
+  // A constant period is at least kMinPeriod (findDivision); a runtime one may be zero.
+  Value safePeriod = getConstantIntValue(division.period)
+                         ? period
+                         : arith::SelectOp::create(b, loc, ok, period, constant(1)).getResult();
+  Value roundedUp = arith::MulIOp::create(
+      b, loc,
+      arith::DivSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, first, safePeriod), constant(1)),
+          safePeriod),
+      safePeriod);
+  Value roundedDown = arith::MulIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, end, safePeriod), safePeriod);
+  Value stripsBegin = arith::SelectOp::create(b, loc, ok, arith::MinSIOp::create(b, loc, roundedUp, end), end);
+  Value stripsEnd = arith::SelectOp::create(
+      b, loc, ok, arith::MaxSIOp::create(b, loc, roundedDown, stripsBegin), end);
+
+  auto asItWas = [&](Value from, Value to, ValueRange initArgs) {
+    Value copyLb = toIndex(arith::SubIOp::create(b, loc, from, offset));
+    Value copyUb = toIndex(arith::SubIOp::create(b, loc, to, offset));
+    auto copy = cast<scf::ForOp>(b.clone(*loop));
+    copy.getLowerBoundMutable().assign(copyLb);
+    copy.getUpperBoundMutable().assign(copyUb);
+    copy.getInitArgsMutable().assign(initArgs);
+    return copy;
+  };
+  scf::ForOp head = asItWas(first, stripsBegin, loop.getInitArgs());
+
+  // Strip q covers the indices [qC, (q + 1)C): iterations j in [0, C) with the loop's
+  // induction variable qC + j - offset.
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto strips = scf::ForOp::create(
+      b, loc, toIndex(arith::DivSIOp::create(b, loc, stripsBegin, safePeriod)),
+      toIndex(arith::DivSIOp::create(b, loc, stripsEnd, safePeriod)), one, head.getResults(),
+      [&](OpBuilder &sb, Location loc, Value strip, ValueRange carried) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
+        Value q = widen(strip);
+        Value stripStart = arith::MulIOp::create(b, loc, q, period);
+        // Inside the strip: index // mC is q / m and index % mC is index - (q / m) mC.
+        auto narrow = [&](Value v) -> Value {
+          return width < 64 ? arith::TruncIOp::create(b, loc, intType, v).getResult() : v;
+        };
+        struct QuotientAndBase {
+          Value quotient, base; // of the index's type
+          Value shift;          // stripStart - base, i64: the remainder at j = 0
+        };
+        DenseMap<int64_t, QuotientAndBase> quotientAndBase; // by multiple m
+        auto forMultiple = [&](int64_t multiple) {
+          auto [it, inserted] = quotientAndBase.try_emplace(multiple);
+          if (inserted) {
+            Value quotient = multiple == 1 ? q : arith::DivSIOp::create(b, loc, q, constant(multiple));
+            Value base = multiple == 1 ? stripStart
+                                       : arith::MulIOp::create(
+                                             b, loc, quotient,
+                                             arith::MulIOp::create(b, loc, period, constant(multiple)));
+            Value shift = multiple == 1 ? constant(0) : arith::SubIOp::create(b, loc, stripStart, base);
+            it->second = {narrow(quotient), narrow(base), shift};
           }
-          for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
-            mapping.lookup(d.op)->erase();
-          scf::YieldOp::create(b, loc, inner.getResults());
-        });
-    scf::YieldOp::create(b, loc, strips.getResults());
-  };
-  // Otherwise: the loop as it was.
-  auto runAsItWas = [&](OpBuilder &eb, Location loc) {
-    Operation *original = eb.clone(*loop);
-    scf::YieldOp::create(eb, loc, original->getResults());
-  };
-  auto version = scf::IfOp::create(b, loc, ok, runStrips, runAsItWas);
-  loop.getResults().replaceAllUsesWith(version.getResults());
+          return it->second;
+        };
+        // Made before the strip's loop, which uses them.
+        for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
+          forMultiple(d.multiple);
+        Value toInduction = toIndex(arith::SubIOp::create(b, loc, stripStart, offset));
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        Value length = toIndex(period);
+        IRMapping mapping;
+        auto inner = cast<scf::ForOp>(b.clone(*loop, mapping));
+        inner.getLowerBoundMutable().assign(zero);
+        inner.getUpperBoundMutable().assign(length);
+        inner.getInitArgsMutable().assign(carried);
+        {
+          OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+          Value j = inner.getInductionVar();
+          auto induction = arith::AddIOp::create(ib, loc, j, toInduction);
+          j.replaceAllUsesExcept(induction, induction);
+        }
+        for (DivisionOp d : division.quotients)
+          mapping.lookup(d.op)->getResult(0).replaceAllUsesWith(forMultiple(d.multiple).quotient);
+        SmallVector<StripRemainder> remainders;
+        for (DivisionOp d : division.remainders) {
+          Operation *copy = mapping.lookup(d.op);
+          OpBuilder rb(copy);
+          QuotientAndBase qb = forMultiple(d.multiple);
+          Value remainder;
+          if (d.multiple == 1) // j itself
+            remainder = arith::IndexCastOp::create(rb, loc, intType, inner.getInductionVar());
+          else
+            remainder = arith::SubIOp::create(rb, loc, copy->getOperand(0), qb.base);
+          copy->getResult(0).replaceAllUsesWith(remainder);
+          remainders.push_back({remainder, qb.shift});
+        }
+        for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
+          mapping.lookup(d.op)->erase();
+        splitAtRemainderTests(inner, remainders, kMaxRemainderSplits);
+        scf::YieldOp::create(b, loc, inner.getResults());
+      });
+  scf::ForOp tail = asItWas(stripsEnd, end, strips.getResults());
+  loop.getResults().replaceAllUsesWith(tail.getResults());
   loop.erase();
 }
 
