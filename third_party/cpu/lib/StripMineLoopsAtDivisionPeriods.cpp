@@ -15,8 +15,14 @@
 // index less a multiple of mC fixed for the strip. Divisions of the quotients (`(x // 32) % 8`)
 // become loop invariants with them.
 //
+// The whole strips, between the first and the last multiple of C the loop reaches, run as loops
+// of C iterations (constant when C is): the indices before and after them run as the loop was.
 // The strips need a non-negative index that does not wrap and C >= 16 (shorter strips would
-// not vectorize); the loop checks this once and otherwise runs as it was.
+// not vectorize); the loop checks this once and otherwise runs as it was throughout.
+//
+// Inductor selects parts of a row by its remainder (RoPE's rotate-half: `x0 < 32` and
+// `x0 >= 32` for x0 = x % 64, each guarding a masked load): in a strip those tests change value
+// once, so the strip's loop splits there into loops in which they are constants.
 //
 //===----------------------------------------------------------------------===//
 

@@ -142,9 +142,12 @@ def StripMineLoopsAtDivisionPeriods
     a constant below 16), the iterations are regrouped into strips between consecutive
     multiples of C: in each strip the quotient is the strip's number q, a loop invariant, and
     the remainder is `index - q*C`, so accesses through them become a uniform value and
-    consecutive vectors instead of gathers. The strips run when, checked once before the
-    loop, every index is in [0, 2^(w-1)), the loop's bounds are in [0, 2^31) and C >= 16;
-    otherwise the loop runs as it was (`scf.if`).
+    consecutive vectors instead of gathers. The whole strips between the first and the last
+    multiple of C run as loops of C iterations, when, checked once before the loop, every index
+    is in [0, 2^(w-1)), the loop's bounds are in [0, 2^31) and C >= 16; the indices before and
+    after them (all of them otherwise) run in copies of the loop as it was. A test of the
+    remainder against a bound outside the strip (`x % C < B`) splits the strip's loop where the
+    test changes, into loops in which it is a constant.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
