@@ -285,3 +285,31 @@ def test_adamw_through_other_arguments(in_place):
     assert "llvm.loop.parallel_accesses" in compiled.asm["llir"]
     for out, expected in zip(outs, (em, ep, ev)):
         torch.testing.assert_close(out, expected)
+
+
+@triton.jit
+def gelu_layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, n_rows, N: tl.constexpr, BLOCK_R: tl.constexpr):
+    # Inductor's GELU (erf) + layer norm: the GELU feeds the mean's sum, the variance's sum and the store.
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    mask = rows < n_rows
+    x = tl.load(x_ptr + rows * N + cols, mask, other=0.0)
+    g = x * 0.5 * (libdevice.erf(x * 0.7071067811865476) + 1.0)
+    mean = tl.sum(tl.where(mask, g, 0.0), 1)[:, None] / N
+    centered = g - mean
+    var = tl.sum(tl.where(mask, centered * centered, 0.0), 1)[:, None] / N
+    y = centered * libdevice.rsqrt(var + 1e-5) * tl.load(w_ptr + cols) + tl.load(b_ptr + cols)
+    tl.store(out_ptr + rows * N + cols, y, mask)
+
+
+@pytest.mark.parametrize("block_r", [1, 8])
+def test_costly_value_of_several_loops_is_computed_once(block_r):
+    """The erf that both sums and the store need is computed once into a tile (one math.erf in the linalg
+    stage, where each loop streaming x would compute its own), with the same results."""
+    rows, n = 37, 512
+    x, w, b = torch.randn(rows, n), torch.randn(n), torch.randn(n)
+    out = torch.empty_like(x)
+    compiled = gelu_layer_norm_kernel[(triton.cdiv(rows, block_r), )](x, w, b, out, rows, N=n, BLOCK_R=block_r)
+    expected = torch.nn.functional.layer_norm(torch.nn.functional.gelu(x), (n, ), w, b)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+    assert compiled.asm["linalg"].count("math.erf") == 1

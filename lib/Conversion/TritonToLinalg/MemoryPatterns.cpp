@@ -150,23 +150,6 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
   }
 };
 
-/// `op` and the stores stream-loads-into-stores grouped with it (the next ones, adjacent, of
-/// its shape), or `op` alone.
-SmallVector<tt::StoreOp> storesWrittenInOneLoop(tt::StoreOp op) {
-  SmallVector<tt::StoreOp> group = {op};
-  auto size = op->getAttrOfType<IntegerAttr>(kStoreGroupAttr);
-  if (!size)
-    return group;
-  auto shape = cast<RankedTensorType>(op.getValue().getType()).getShape();
-  for (Operation *next = op->getNextNode(); int64_t(group.size()) < size.getInt(); next = next->getNextNode()) {
-    auto store = dyn_cast_or_null<tt::StoreOp>(next);
-    auto type = store ? dyn_cast<RankedTensorType>(store.getValue().getType()) : nullptr;
-    if (!type || type.getShape() != shape)
-      return {op}; // not the group the attribute describes: each store on its own
-    group.push_back(store);
-  }
-  return group;
-}
 
 struct StoreConversion : OpConversionPattern<tt::StoreOp> {
   using OpConversionPattern::OpConversionPattern;

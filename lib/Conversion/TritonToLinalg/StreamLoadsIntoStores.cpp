@@ -153,31 +153,6 @@ private:
     return it == groupOf.end() ? ArrayRef<tt::StoreOp>(store) : ArrayRef<tt::StoreOp>(groups[it->second]);
   }
 
-  /// Whether every op `value` flows into ends, through ops recomputed per element, in the
-  /// stores of one loop: a costly value computed there once per element serves all its uses.
-  bool feedsOneStoreLoop(Value value) const {
-    Operation *loop = nullptr;
-    SmallVector<Value> worklist = {value};
-    llvm::SmallPtrSet<Operation *, 16> visited;
-    while (!worklist.empty()) {
-      for (Operation *user : worklist.pop_back_val().getUsers()) {
-        if (!visited.insert(user).second)
-          continue;
-        if (auto store = dyn_cast<tt::StoreOp>(user)) {
-          Operation *first = storesWrittenWith(store).front();
-          if (loop && loop != first)
-            return false;
-          loop = first;
-          continue;
-        }
-        if (!isRecomputedPerElement(user))
-          return false;
-        worklist.push_back(user->getResult(0));
-      }
-    }
-    return loop != nullptr;
-  }
-
   /// A reduction that can fold its input element by element: one operand and a combiner
   /// with an identity (sums, products, minima, maxima, bitwise folds).
   static bool foldsElementByElement(tt::ReduceOp reduce) {
@@ -186,8 +161,9 @@ private:
 
   /// Whether every use of `load` is recomputed per element and ends in stores, reductions that
   /// fold element by element, or streamed loads, which may all read it there. A costly value
-  /// (exp, a division) on the way that more than one op uses is better computed once into a
-  /// tile: the load is then not streamed.
+  /// (exp, a division) on the way that more than one loop would compute (two reductions, or a
+  /// reduction and the stores) is better computed once into a tile: the load is then not
+  /// streamed.
   bool streamable(tt::LoadOp load) {
     SmallVector<Value> worklist = {load.getResult()};
     llvm::SmallPtrSet<Operation *, 16> visited;
@@ -217,8 +193,7 @@ private:
         }
         if (!isRecomputedPerElement(user))
           return false;
-        if (isCostlyElementwise(user) && !user->getResult(0).hasOneUse() &&
-            !feedsOneStoreLoop(user->getResult(0)))
+        if (isCostlyElementwise(user) && reachesSeveralLoops(user))
           return false;
         worklist.push_back(user->getResult(0));
       }

@@ -75,6 +75,60 @@ bool isRecomputedPerElement(Operation *op) {
          isRecomputableElementwise(op);
 }
 
+/// `op` and the stores stream-loads-into-stores grouped with it (the next ones, adjacent, of
+/// its shape), or `op` alone.
+SmallVector<tt::StoreOp> storesWrittenInOneLoop(tt::StoreOp op) {
+  SmallVector<tt::StoreOp> group = {op};
+  auto size = op->getAttrOfType<IntegerAttr>(kStoreGroupAttr);
+  if (!size)
+    return group;
+  auto shape = cast<RankedTensorType>(op.getValue().getType()).getShape();
+  for (Operation *next = op->getNextNode(); int64_t(group.size()) < size.getInt(); next = next->getNextNode()) {
+    auto store = dyn_cast_or_null<tt::StoreOp>(next);
+    auto type = store ? dyn_cast<RankedTensorType>(store.getValue().getType()) : nullptr;
+    if (!type || type.getShape() != shape)
+      return {op}; // not the group the attribute describes: each store on its own
+    group.push_back(store);
+  }
+  return group;
+}
+
+/// The first store of the group `store` is written with (see storesWrittenInOneLoop).
+static Operation *storeLoopOf(tt::StoreOp store) {
+  for (Operation *op = store; auto earlier = dyn_cast_or_null<tt::StoreOp>(op); op = op->getPrevNode())
+    if (earlier->hasAttr(kStoreGroupAttr))
+      return llvm::is_contained(storesWrittenInOneLoop(earlier), store) ? earlier : store.getOperation();
+  return store;
+}
+
+bool reachesSeveralLoops(Operation *op) {
+  llvm::SmallPtrSet<Operation *, 4> loops;
+  SmallVector<Value> worklist = {op->getResult(0)};
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  while (!worklist.empty()) {
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (!visited.insert(user).second)
+        continue;
+      // Ops the conversion created stand in for kernel ops that are still there.
+      if (isa<linalg::LinalgDialect, tensor::TensorDialect, bufferization::BufferizationDialect,
+              memref::MemRefDialect>(user->getDialect()))
+        continue;
+      Operation *loop = user;
+      if (auto store = dyn_cast<tt::StoreOp>(user))
+        loop = storeLoopOf(store);
+      else if (isRecomputedPerElement(user) ||
+               (isa<tt::LoadOp>(user) && user->hasAttr(kReadAtUseAttr))) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      loops.insert(loop);
+      if (loops.size() > 1)
+        return true;
+    }
+  }
+  return false;
+}
+
 /// Whether computing an element of `tile` afresh runs a costly op (an integer division, a
 /// math function) somewhere below it, and the tile also exists as a tensor to read from (no
 /// streamed load below it). A broadcast repeats each element of such a tile along its new
@@ -173,7 +227,11 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
   if (isRecomputableElementwise(def)) {
     // A costly tile that some other op needs whole (a reduction, a loop) exists in memory
     // anyway: reading it is cheaper than computing it again (softmax's exp would run twice).
-    if (isCostlyElementwise(def) && llvm::any_of(def->getUsers(), needsWholeTile))
+    // So is a costly float value that more than one loop would compute (a GELU's erf that a
+    // layer norm's two reductions and its store all need).
+    if (isCostlyElementwise(def) &&
+        (llvm::any_of(def->getUsers(), needsWholeTile) ||
+         (isa<FloatType>(getElementTypeOrSelf(tile.getType())) && reachesSeveralLoops(def))))
       return readFromTensor(b, loc, tile, indices);
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())

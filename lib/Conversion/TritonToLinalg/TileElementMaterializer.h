@@ -12,6 +12,8 @@
 #ifndef TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILEELEMENTMATERIALIZER_H
 #define TRITIUM_LIB_CONVERSION_TRITONTOLINALG_TILEELEMENTMATERIALIZER_H
 
+#include "tritium/Dialect/Triton/IR/Dialect.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
@@ -26,6 +28,15 @@ constexpr llvm::StringLiteral kReadAtUseAttr = "tritium.read_at_use";
 /// Attribute on the first of adjacent tile `tt.store`s of one shape that are written in one
 /// loop (see StreamLoadsIntoStores.cpp): the number of stores in the group, itself included.
 constexpr llvm::StringLiteral kStoreGroupAttr = "tritium.store_group";
+
+/// The first tile store of a group (the one carrying kStoreGroupAttr) and the stores grouped
+/// with it: the next ones, adjacent, of its shape; or `op` alone.
+llvm::SmallVector<tt::StoreOp> storesWrittenInOneLoop(tt::StoreOp op);
+
+/// Whether the elements of `op`'s result would be computed in more than one loop: the ops it
+/// reaches through ops recomputed per element (and loads read where they are used) are more
+/// than one group of stores, reduction or other op that reads tiles whole.
+bool reachesSeveralLoops(mlir::Operation *op);
 
 /// The identity element of a combiner region that is a single op of its two arguments (`a + b`,
 /// `max(a, b)`, ...), or null (ReductionPatterns.cpp).
