@@ -167,6 +167,7 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
         pm.addPass(createRecognizeNaNPropagatingMinMaxCombiners());
         pm.addPass(createAccumulateHalfFloatsInF32());
         pm.addPass(createElementwiseFunctionsToMathOps());
+        pm.addPass(createTransposeTilesToMemoryOrder());
         pm.addPass(createStreamLoadsIntoStores());
         pm.addPass(createConvertTritonToLinalg());
         // Early returns become structured control flow: one return per function.

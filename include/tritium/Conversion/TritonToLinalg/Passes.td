@@ -145,6 +145,30 @@ def ElementwiseFunctionsToMathOps
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def TransposeTilesToMemoryOrder
+    : Pass<"transpose-tiles-to-memory-order", "mlir::ModuleOp"> {
+  let summary = "Transpose a kernel's 2-D tiles whose accesses run along memory in their first dimension";
+  let description = [{
+    Tiles are visited in row-major order, their last dimension innermost. When a function's
+    2-D loads and stores that are contiguous along one dimension (stride 1 in elements, found
+    from the affine index math of their pointer tiles) are all contiguous along the first,
+    as in Inductor's reductions over a tensor's outer dimension (`x + 512 * r` over
+    [XBLOCK, R0_BLOCK] tiles), and its 2-D tiles only pass through elementwise ops, splats,
+    broadcasts, expand_dims, addptr, reductions, loads, stores and `scf.for`/`scf.if`, every
+    2-D tile type [M, N] becomes [N, M] and the axes of `tt.expand_dims` and `tt.reduce` on
+    2-D tiles swap:
+
+    ```mlir
+    %x = tt.expand_dims %xr {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %s = "tt.reduce"(%v) <{axis = 1 : i32}> ... : (tensor<64x4xf32>) -> tensor<64xf32>
+    ```
+    become `tensor<1x64xi32>` with `axis = 0` and a reduction of `tensor<4x64xf32>` along
+    axis 0. Every element keeps its pointer, mask and value; the loops over a tile then run
+    along memory. Kernels with tiles of higher rank, layout encodings, calls, tiles in their
+    signature or 2-D tiles through any other op are left as they are.
+  }];
+}
+
 def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
   let summary = "Mark tile loads that convert-triton-to-linalg may read inside their stores' loops";
   let description = [{
@@ -153,8 +177,9 @@ def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
     by element (one operand, a combiner with an identity), in the same block with nothing that
     may write memory in between, gets the unit attribute `tritium.read_at_use`, and so do those
     reductions. convert-triton-to-linalg then loads its elements inside the store and reduction
-    loops instead of into a buffer. A costly value (math function, division) used by more than
-    one op on the way keeps the load as it is (it is better computed once into a tile):
+    loops instead of into a buffer. A costly value (math function, division) on the way that
+    more than one loop would compute (two reductions, or a reduction and the stores) keeps
+    the load as it is (it is better computed once into a tile):
 
     ```mlir
     %x = tt.load %xp, %m : tensor<1024x!tt.ptr<f32>>
