@@ -7,6 +7,7 @@ cold caches.
     python bench/bench_inductor.py --quick          # two tiny models at all cores (what CI runs)
     python bench/bench_inductor.py --models GPT BERT --modes training --threads 1
     python bench/bench_inductor.py --save-path DIR  # also every table as DIR/<title>.csv
+    python bench/bench_inductor.py --dynamic        # compiled with dynamic=True (symbolic shapes)
 
 Each measurement runs in a process of its own with empty Inductor and Triton caches (TORCHINDUCTOR_CACHE_DIR,
 TRITON_CACHE_DIR), its thread count fixed before compiling: Inductor's C++ backend builds its OpenMP thread
@@ -28,7 +29,7 @@ MODES = ["inference", "training"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def measure_here(suite, model, mode, line, threads, min_time):
+def measure_here(suite, model, mode, line, threads, min_time, dynamic=False):
     """Milliseconds per call and seconds of compiling, in this process (a fresh one, caches empty)."""
     import time
 
@@ -45,7 +46,9 @@ def measure_here(suite, model, mode, line, threads, min_time):
     case = inductor_model_suite.build(suite, model, training)
 
     def compiled(fn):
-        return fn if line == "eager" else torch.compile(fn, options={"cpu_backend": BACKENDS[line]})
+        if line == "eager":
+            return fn
+        return torch.compile(fn, dynamic=True if dynamic else None, options={"cpu_backend": BACKENDS[line]})
 
     if training:
         parameters = [p for p in case.module.parameters() if p.requires_grad]
@@ -81,13 +84,13 @@ def measure_here(suite, model, mode, line, threads, min_time):
     return {"ms": steady * 1e3, "compile_s": max(first - steady, 0.0) if line != "eager" else math.nan}
 
 
-def measure(suite, model, mode, line, threads, min_time):
+def measure(suite, model, mode, line, threads, min_time, dynamic=False):
     """measure_here in a new process with empty caches; NaNs (and the error printed) if it fails."""
     with tempfile.TemporaryDirectory(prefix="tritium-bench-") as caches:
         env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(caches, "inductor"),
                    TRITON_CACHE_DIR=os.path.join(caches, "triton"), OMP_NUM_THREADS=str(threads),
                    TRITIUM_NUM_THREADS=str(threads))
-        request = json.dumps([suite, model, mode, line, threads, min_time])
+        request = json.dumps([suite, model, mode, line, threads, min_time, dynamic])
         result = subprocess.run([sys.executable, __file__, "--measure-here", request], env=env, capture_output=True,
                                 text=True, timeout=1800)
     if result.returncode != 0 or not result.stdout.strip():
@@ -118,6 +121,7 @@ def main():
                         help="only the models whose name contains one of these")
     parser.add_argument("--modes", nargs="+", choices=MODES, default=MODES)
     parser.add_argument("--threads", nargs="+", type=int, default=[1, os.cpu_count()])
+    parser.add_argument("--dynamic", action="store_true", help="torch.compile(..., dynamic=True): symbolic shapes")
     args = parser.parse_args()
     suite, models = args.suite, inductor_model_suite.names(args.suite)
     threads = sorted(set(args.threads))
@@ -134,7 +138,7 @@ def main():
             for model in models:
                 row = {"mode": mode, "threads": count, "model": model}
                 for line in LINES:
-                    result = measure(suite, model, mode, line, count, min_time)
+                    result = measure(suite, model, mode, line, count, min_time, args.dynamic)
                     row[f"{line} (ms)"] = result["ms"]
                     if line != "eager":
                         row[f"{line} compile (s)"] = result["compile_s"]
@@ -154,7 +158,7 @@ def main():
     formats = {**{f"{line} (ms)": "{:.2f}" for line in LINES}, **{f"{line} compile (s)": "{:.1f}" for line in BACKENDS},
                "speed-up over eager": "{:.2f}x", "speed-up over C++": "{:.2f}x", "compile time / C++": "{:.2f}x"}
     for (mode, count), part in table.groupby(["mode", "threads"], sort=False):
-        title = f"Inductor, {mode}, {report.threads(count)}"
+        title = f"Inductor{', dynamic shapes' if args.dynamic else ''}, {mode}, {report.threads(count)}"
         report.print_table(title, "ms per call; speed-ups", part, columns, better="higher speed-up",
                            formats=formats)
         if args.save_path:
