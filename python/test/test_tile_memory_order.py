@@ -75,3 +75,36 @@ def test_kernels_left_as_they_are():
     torch.testing.assert_close(out, x.t() + 1.0)
     column_scan_kernel[(1, )](x, out, n, BLOCK=block)
     torch.testing.assert_close(out, x.cumsum(0))
+
+
+@triton.jit
+def channel_sums_kernel(x_ptr, out_ptr, xnumel, r0_numel, CHANNELS: tl.constexpr, XBLOCK: tl.constexpr,
+                        R0_BLOCK: tl.constexpr):
+    # A batch norm's per-channel sums of a channels-last (N*H*W, CHANNELS) tensor as Inductor splits them:
+    # x enumerates (split, channel) pairs, x0 = x % CHANNELS is contiguous in memory and x1 = x // CHANNELS
+    # picks the split's rows.
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    x0 = xindex % CHANNELS
+    x1 = xindex // CHANNELS
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    acc = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0 = r0_offset + r0_base
+        r0_mask = r0 < r0_numel
+        v = tl.load(x_ptr + (x0 + CHANNELS * r0 + CHANNELS * r0_numel * x1), r0_mask & xmask, other=0.0)
+        acc = tl.where(r0_mask & xmask, acc + v * v, acc)
+    tl.store(out_ptr + xindex, tl.sum(acc, 1)[:, None], xmask)
+
+
+@pytest.mark.parametrize("xblock, r0_block", [(64, 4), (32, 8), (128, 2)])
+def test_channels_last_sums_through_remainders(xblock, r0_block):
+    """The pointer offsets go through x % 64 and x // 64: piecewise contiguous along the first dimension, so the
+    tiles are transposed; a block of x may span two splits (XBLOCK 128)."""
+    channels, splits, rows = 64, 6, 50
+    x = torch.randn(splits, rows, channels)
+    out = torch.full((splits * channels, ), 7.0)
+    compiled = channel_sums_kernel[(triton.cdiv(splits * channels, xblock), )](
+        x, out, splits * channels, rows, CHANNELS=channels, XBLOCK=xblock, R0_BLOCK=r0_block)
+    torch.testing.assert_close(out, (x * x).sum(1).reshape(-1), rtol=1e-4, atol=1e-3)
+    assert f"{r0_block}x{xblock}xf32" in compiled.asm["linalg"]

@@ -129,6 +129,19 @@ bool reachesSeveralLoops(Operation *op) {
   return false;
 }
 
+/// An integer division or remainder by a constant of at least 16 (Inductor's `x % 64`): the
+/// CPU target runs the loops around it as strips in which it costs nothing (see
+/// StripMineLoopsAtDivisionPeriods.cpp), where an element read back from a tensor would make
+/// the access a gather.
+static bool isDivisionByConstantPeriod(Operation *op) {
+  if (!isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp>(op))
+    return false;
+  SplatElementsAttr period;
+  return matchPattern(op->getOperand(1), m_Constant(&period)) &&
+         isa<IntegerType>(period.getElementType()) &&
+         period.getSplatValue<APInt>().getSExtValue() >= 16;
+}
+
 /// Whether computing an element of `tile` afresh runs a costly op (an integer division, a
 /// math function) somewhere below it, and the tile also exists as a tensor to read from (no
 /// streamed load below it). A broadcast repeats each element of such a tile along its new
@@ -146,7 +159,7 @@ static bool isCostlyToRecompute(Value tile,
     if (auto load = dyn_cast<tt::LoadOp>(def); load && load->hasAttr(kReadAtUseAttr))
       return false;
     if (isa<tt::ExpandDimsOp, tt::AddPtrOp>(def) || isRecomputableElementwise(def)) {
-      costly |= isCostlyElementwise(def) && !unwrapped.contains(def);
+      costly |= isCostlyElementwise(def) && !unwrapped.contains(def) && !isDivisionByConstantPeriod(def);
       llvm::append_range(pending, def->getOperands());
     }
   }

@@ -48,8 +48,8 @@ std::optional<int64_t> splatConstant(Value v) {
 }
 
 /// How an integer index (or pointer) tile advances along each of its dimensions, in elements:
-/// exact where it is affine in the indices with constant coefficients, unknown (nullopt)
-/// otherwise.
+/// exact where it is affine in the indices with constant coefficients (or piecewise so, through
+/// remainders and quotients by constant periods), unknown (nullopt) otherwise.
 using Strides = SmallVector<std::optional<int64_t>, 2>;
 
 Strides combine(const Strides &a, const Strides &b, function_ref<int64_t(int64_t, int64_t)> f) {
@@ -92,6 +92,18 @@ Strides stridesOf(Value v, unsigned rank) {
     bool add = isa<arith::AddIOp>(def);
     return combine(stridesOf(def->getOperand(0), rank), stridesOf(def->getOperand(1), rank),
                    [&](int64_t a, int64_t b) { return add ? a + b : a - b; });
+  }
+  // Inductor's `x % C` and `x // C` by a constant period: piecewise, the remainder advances
+  // with x and the quotient stays (the division strips of the CPU target make that so).
+  if (isa<arith::RemSIOp, arith::RemUIOp, arith::DivSIOp, arith::DivUIOp>(def)) {
+    std::optional<int64_t> period = splatConstant(def->getOperand(1));
+    if (!period || *period < kMinContiguousExtent)
+      return unknown;
+    Strides s = stridesOf(def->getOperand(0), rank);
+    if (isa<arith::DivSIOp, arith::DivUIOp>(def))
+      for (std::optional<int64_t> &stride : s)
+        stride = stride && (*stride == 0 || *stride == 1) ? std::optional<int64_t>(0) : std::nullopt;
+    return s;
   }
   if (isa<arith::MulIOp>(def)) {
     for (auto [scaled, factor] : {std::pair(def->getOperand(0), def->getOperand(1)),
