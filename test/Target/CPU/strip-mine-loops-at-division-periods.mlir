@@ -4,32 +4,39 @@
 // the first and the last multiple of the smallest period run as loops of 128 iterations j, in
 // which the quotient is the strip number q and the remainder the index minus the strip's start.
 // 768 is a multiple of 128, so a strip lies within one period of 768 too: its remainder is the
-// index minus (q / 6) * 768. The indices before the first multiple and after the last one run
-// as the loop was, and so do all of them (the strips are empty) when they could be negative or
-// wrap.
+// index minus (q / 6) * 768. The parts of the strips before the first multiple and after the
+// last one run with their own q and bounds; the loop runs as it was when the indices could be
+// negative or wrap.
 // CHECK-LABEL: func.func @group_scale
 // CHECK: %[[OK:.+]] = arith.andi
-// CHECK: arith.select %[[OK]]
-// CHECK: arith.select %[[OK]]
-// CHECK: scf.for
-// CHECK:   arith.divsi %{{.+}}, %c128_i32 : i32
-// CHECK:   arith.remsi %{{.+}}, %c768_i32 : i32
-// CHECK: scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK:   %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
-// CHECK:   %[[QI:.+]] = arith.trunci %[[Q64]] : i64 to i32
-// CHECK:   %[[Q768:.+]] = arith.divsi %[[Q64]], %c6_i64 : i64
-// CHECK:   %[[BASE:.+]] = arith.muli %[[Q768]], %c768_i64 : i64
-// CHECK:   %[[BASEI:.+]] = arith.trunci %[[BASE]] : i64 to i32
-// CHECK:   scf.for %{{.+}} = %c0 to %c128 step %c1 {
+// CHECK: scf.if %[[OK]] {
+// CHECK:   scf.for %{{.+}} = %c0 to %{{.+}} step %c1 {
 // CHECK-NOT: arith.divsi
 // CHECK-NOT: arith.remsi
-// CHECK:     llvm.getelementptr %arg1[%[[QI]]]
-// CHECK:     arith.subi %{{.+}}, %[[BASEI]] : i32
+// CHECK:     arith.subi
 // CHECK:   }
-// CHECK: }
-// CHECK: scf.for
-// CHECK:   arith.divsi
-// CHECK:   arith.remsi
+// CHECK:   scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:     %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
+// CHECK:     %[[QI:.+]] = arith.trunci %[[Q64]] : i64 to i32
+// CHECK:     %[[Q768:.+]] = arith.divsi %[[Q64]], %c6_i64 : i64
+// CHECK:     %[[BASE:.+]] = arith.muli %[[Q768]], %c768_i64 : i64
+// CHECK:     %[[BASEI:.+]] = arith.trunci %[[BASE]] : i64 to i32
+// CHECK:     scf.for %{{.+}} = %c0 to %c128 step %c1 {
+// CHECK-NOT:   arith.divsi
+// CHECK-NOT:   arith.remsi
+// CHECK:       llvm.getelementptr %arg1[%[[QI]]]
+// CHECK:       arith.subi %{{.+}}, %[[BASEI]] : i32
+// CHECK:     }
+// CHECK:   }
+// CHECK:   scf.for %{{.+}} = %{{.+}} to %c4096 step %c1 {
+// CHECK-NOT: arith.divsi
+// CHECK-NOT: arith.remsi
+// CHECK:     arith.subi
+// CHECK:   }
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     arith.divsi
+// CHECK:     arith.remsi
 func.func @group_scale(%q: !llvm.ptr, %scale: !llvm.ptr, %bias: !llvm.ptr, %out: !llvm.ptr,
                        %o: i32) {
   %c0 = arith.constant 0 : index
@@ -56,20 +63,24 @@ func.func @group_scale(%q: !llvm.ptr, %scale: !llvm.ptr, %bias: !llvm.ptr, %out:
   return
 }
 
-// A remainder by a runtime period n, in a loop carrying a sum: the strips run when n >= 16, as
-// loops of n iterations j in which the remainder is j; the sum goes through all three loops.
+// A remainder by a runtime period n, in a loop carrying a sum: the strips run when n >= 16, the
+// whole ones as loops of n iterations j in which the remainder is j; the sum goes through the
+// first strip's part, the whole strips and the last strip's part.
 // CHECK-LABEL: func.func @row_sums_of_remainders
-// CHECK: %[[HEAD:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
-// CHECK:   arith.remsi
-// CHECK: %[[STRIPS:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[HEAD]]) -> (f32) {
-// CHECK:   %[[N:.+]] = arith.index_cast %arg1 : i32 to index
-// CHECK:   scf.for %[[J:.+]] = %c0 to %[[N]] step %c1 iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// CHECK: scf.if %{{.+}} -> (f32) {
+// CHECK:   %[[HEAD:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (f32) {
 // CHECK-NOT: arith.remsi
-// CHECK:     %[[R:.+]] = arith.index_cast %[[J]] : index to i32
-// CHECK:     llvm.getelementptr %arg0[%[[R]]]
-// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[STRIPS]]) -> (f32) {
+// CHECK:   %[[STRIPS:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[HEAD]]) -> (f32) {
+// CHECK:     %[[N:.+]] = arith.index_cast %arg1 : i32 to index
+// CHECK:     scf.for %[[J:.+]] = %c0 to %[[N]] step %c1 iter_args(%{{.+}} = %{{.+}}) -> (f32) {
+// CHECK-NOT:   arith.remsi
+// CHECK:       %[[R:.+]] = arith.index_cast %[[J]] : index to i32
+// CHECK:       llvm.getelementptr %arg0[%[[R]]]
+// CHECK:   %[[TAIL:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[STRIPS]]) -> (f32) {
+// CHECK-NOT: arith.remsi
+// CHECK:   scf.yield %[[TAIL]] : f32
+// CHECK: } else {
 // CHECK:   arith.remsi
-// CHECK: return %[[TAIL]] : f32
 func.func @row_sums_of_remainders(%src: !llvm.ptr, %n: i32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -113,19 +124,18 @@ func.func @short_period(%src: !llvm.ptr, %dst: !llvm.ptr) {
 // q / 8, x // 65536 is q / 2048; the remainders of those quotients are taken outside the
 // strip's loop once canonicalized). A period that is not a multiple (x % 48) stays a remainder.
 // CHECK-LABEL: func.func @nested_periods
-// CHECK: scf.for
-// CHECK:   arith.divsi
-// CHECK: scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK:   %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
+// CHECK: scf.if %{{.+}} {
+// CHECK:   scf.for %[[Q:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:     %[[Q64:.+]] = arith.index_cast %[[Q]] : index to i64
 // CHECK-DAG: arith.divsi %[[Q64]], %c8_i64 : i64
 // CHECK-DAG: arith.divsi %[[Q64]], %c2048_i64 : i64
-// CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c1 {
-// CHECK-NOT: arith.divsi
-// CHECK:     arith.remsi %{{.+}}, %c48_i32 : i32
-// CHECK-NOT: arith.divsi
+// CHECK:     scf.for %{{.+}} = %c0 to %c32 step %c1 {
+// CHECK-NOT:   arith.divsi
+// CHECK:       arith.remsi %{{.+}}, %c48_i32 : i32
+// CHECK-NOT:   arith.divsi
+// CHECK:     }
 // CHECK:   }
-// CHECK: }
-// CHECK: scf.for
+// CHECK: } else {
 // CHECK:   arith.divsi
 func.func @nested_periods(%src: !llvm.ptr, %cs: !llvm.ptr, %rem: !llvm.ptr, %out: !llvm.ptr, %o: i32) {
   %c0 = arith.constant 0 : index
@@ -175,23 +185,23 @@ func.func @nested_periods(%src: !llvm.ptr, %cs: !llvm.ptr, %rem: !llvm.ptr, %out
 // strip x0 is the iteration j, and the tests are constants on either side of j = 32: the
 // strip's loop runs as [0, 32) and [32, 64) with neither test nor select left.
 // CHECK-LABEL: func.func @halves_by_remainder
-// CHECK: scf.for
-// CHECK:   arith.remsi
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK: scf.if %{{.+}} {
+// CHECK:   scf.for
+// CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NOT: arith.cmpi
-// CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c1 {
+// CHECK:     scf.for %{{.+}} = %c0 to %c32 step %c1 {
+// CHECK-NOT:   arith.cmpi
+// CHECK-NOT:   arith.select
+// CHECK:       arith.negf
+// CHECK:     }
 // CHECK-NOT: arith.cmpi
-// CHECK-NOT: arith.select
-// CHECK:     arith.negf
+// CHECK:     scf.for %{{.+}} = %c32 to %c64 step %c1 {
+// CHECK-NOT:   arith.cmpi
+// CHECK-NOT:   arith.select
+// CHECK-NOT:   arith.negf
+// CHECK:     }
 // CHECK:   }
-// CHECK-NOT: arith.cmpi
-// CHECK:   scf.for %{{.+}} = %c32 to %c64 step %c1 {
-// CHECK-NOT: arith.cmpi
-// CHECK-NOT: arith.select
-// CHECK-NOT: arith.negf
-// CHECK:   }
-// CHECK: }
-// CHECK: scf.for
+// CHECK: } else {
 // CHECK:   arith.remsi
 // CHECK:   arith.cmpi slt
 // CHECK:   arith.select

@@ -16,9 +16,9 @@
 // become loop invariants with them.
 //
 // The whole strips, between the first and the last multiple of C the loop reaches, run as loops
-// of C iterations (constant when C is): the indices before and after them run as the loop was.
-// The strips need a non-negative index that does not wrap and C >= 16 (shorter strips would
-// not vectorize); the loop checks this once and otherwise runs as it was throughout.
+// of C iterations (constant when C is), between the parts of the strips the loop starts and
+// ends in. The strips need a non-negative index that does not wrap and C >= 16 (shorter
+// strips would not vectorize); the loop checks this once and otherwise runs as it was.
 //
 // Inductor selects parts of a row by its remainder (RoPE's rotate-half: `x0 < 32` and
 // `x0 >= 32` for x0 = x % 64, each guarding a masked load): in a strip those tests change value
@@ -285,8 +285,8 @@ void stripMine(scf::ForOp loop, const Division &division) {
                                      constant(std::numeric_limits<int32_t>::max()));
   ok = arith::AndIOp::create(b, loc, ok, arith::AndIOp::create(b, loc, lbOk, ubOk));
   // The whole strips: indices [stripsBegin, stripsEnd), between the first and the last
-  // multiple of C inside [first, end). Before and after them, and everywhere when the strips do
-  // not apply (stripsBegin = stripsEnd = end), the loop runs as it was.
+  // multiple of C inside [first, end); before and after them, the parts of the strips the loop
+  // starts and ends in.
   // A constant period is at least kMinPeriod (findDivision); a runtime one may be zero.
   Value safePeriod = getConstantIntValue(division.period)
                          ? period
@@ -299,93 +299,105 @@ void stripMine(scf::ForOp loop, const Division &division) {
       safePeriod);
   Value roundedDown = arith::MulIOp::create(
       b, loc, arith::DivSIOp::create(b, loc, end, safePeriod), safePeriod);
-  Value stripsBegin = arith::SelectOp::create(b, loc, ok, arith::MinSIOp::create(b, loc, roundedUp, end), end);
-  Value stripsEnd = arith::SelectOp::create(
-      b, loc, ok, arith::MaxSIOp::create(b, loc, roundedDown, stripsBegin), end);
+  Value stripsBegin = arith::MinSIOp::create(b, loc, roundedUp, end);
+  Value stripsEnd = arith::MaxSIOp::create(b, loc, roundedDown, stripsBegin);
 
-  auto asItWas = [&](Value from, Value to, ValueRange initArgs) {
-    Value copyLb = toIndex(arith::SubIOp::create(b, loc, from, offset));
-    Value copyUb = toIndex(arith::SubIOp::create(b, loc, to, offset));
-    auto copy = cast<scf::ForOp>(b.clone(*loop));
-    copy.getLowerBoundMutable().assign(copyLb);
-    copy.getUpperBoundMutable().assign(copyUb);
-    copy.getInitArgsMutable().assign(initArgs);
-    return copy;
+  // The loop's body over the indices [lo, hi) of strip q (all of it when `whole`), carrying
+  // `carried`: inside the strip index // mC is q / m and index % mC is index - (q / m) mC.
+  auto strip = [&](Value q, Value lo, Value hi, bool whole, ValueRange carried) -> ValueRange {
+    Value stripStart = arith::MulIOp::create(b, loc, q, period);
+    auto narrow = [&](Value v) -> Value {
+      return width < 64 ? arith::TruncIOp::create(b, loc, intType, v).getResult() : v;
+    };
+    struct QuotientAndBase {
+      Value quotient, base; // of the index's type
+      Value shift;          // i64: the remainder at the strip loop's iteration 0
+    };
+    DenseMap<int64_t, QuotientAndBase> quotientAndBase; // by multiple m
+    auto forMultiple = [&](int64_t multiple) {
+      auto [it, inserted] = quotientAndBase.try_emplace(multiple);
+      if (inserted) {
+        Value quotient = multiple == 1 ? q : arith::DivSIOp::create(b, loc, q, constant(multiple));
+        Value base = multiple == 1 ? stripStart
+                                   : arith::MulIOp::create(
+                                         b, loc, quotient,
+                                         arith::MulIOp::create(b, loc, period, constant(multiple)));
+        // A whole strip's iteration j is the index qC + j; a part's iteration i the index
+        // offset + i.
+        Value shift = arith::SubIOp::create(b, loc, whole ? stripStart : offset, base);
+        it->second = {narrow(quotient), narrow(base), shift};
+      }
+      return it->second;
+    };
+    // Made before the strip's loop, which uses them.
+    for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
+      forMultiple(d.multiple);
+    Value toInduction = toIndex(arith::SubIOp::create(b, loc, stripStart, offset));
+    Value innerLb = whole ? arith::ConstantIndexOp::create(b, loc, 0).getResult()
+                          : toIndex(arith::SubIOp::create(b, loc, lo, offset));
+    Value innerUb = whole ? toIndex(period) : toIndex(arith::SubIOp::create(b, loc, hi, offset));
+    IRMapping mapping;
+    auto inner = cast<scf::ForOp>(b.clone(*loop, mapping));
+    inner.getLowerBoundMutable().assign(innerLb);
+    inner.getUpperBoundMutable().assign(innerUb);
+    inner.getInitArgsMutable().assign(carried);
+    if (whole) {
+      OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+      Value j = inner.getInductionVar();
+      auto induction = arith::AddIOp::create(ib, loc, j, toInduction);
+      j.replaceAllUsesExcept(induction, induction);
+    }
+    for (DivisionOp d : division.quotients)
+      mapping.lookup(d.op)->getResult(0).replaceAllUsesWith(forMultiple(d.multiple).quotient);
+    SmallVector<StripRemainder> remainders;
+    for (DivisionOp d : division.remainders) {
+      Operation *copy = mapping.lookup(d.op);
+      OpBuilder rb(copy);
+      QuotientAndBase qb = forMultiple(d.multiple);
+      Value remainder;
+      if (whole && d.multiple == 1) // j itself
+        remainder = arith::IndexCastOp::create(rb, loc, intType, inner.getInductionVar());
+      else
+        remainder = arith::SubIOp::create(rb, loc, copy->getOperand(0), qb.base);
+      copy->getResult(0).replaceAllUsesWith(remainder);
+      remainders.push_back({remainder, qb.shift});
+    }
+    for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
+      mapping.lookup(d.op)->erase();
+    splitAtRemainderTests(inner, remainders, kMaxRemainderSplits);
+    return inner.getResults();
   };
-  scf::ForOp head = asItWas(first, stripsBegin, loop.getInitArgs());
 
-  // Strip q covers the indices [qC, (q + 1)C): iterations j in [0, C) with the loop's
-  // induction variable qC + j - offset.
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto strips = scf::ForOp::create(
-      b, loc, toIndex(arith::DivSIOp::create(b, loc, stripsBegin, safePeriod)),
-      toIndex(arith::DivSIOp::create(b, loc, stripsEnd, safePeriod)), one, head.getResults(),
-      [&](OpBuilder &sb, Location loc, Value strip, ValueRange carried) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
-        Value q = widen(strip);
-        Value stripStart = arith::MulIOp::create(b, loc, q, period);
-        // Inside the strip: index // mC is q / m and index % mC is index - (q / m) mC.
-        auto narrow = [&](Value v) -> Value {
-          return width < 64 ? arith::TruncIOp::create(b, loc, intType, v).getResult() : v;
-        };
-        struct QuotientAndBase {
-          Value quotient, base; // of the index's type
-          Value shift;          // stripStart - base, i64: the remainder at j = 0
-        };
-        DenseMap<int64_t, QuotientAndBase> quotientAndBase; // by multiple m
-        auto forMultiple = [&](int64_t multiple) {
-          auto [it, inserted] = quotientAndBase.try_emplace(multiple);
-          if (inserted) {
-            Value quotient = multiple == 1 ? q : arith::DivSIOp::create(b, loc, q, constant(multiple));
-            Value base = multiple == 1 ? stripStart
-                                       : arith::MulIOp::create(
-                                             b, loc, quotient,
-                                             arith::MulIOp::create(b, loc, period, constant(multiple)));
-            Value shift = multiple == 1 ? constant(0) : arith::SubIOp::create(b, loc, stripStart, base);
-            it->second = {narrow(quotient), narrow(base), shift};
-          }
-          return it->second;
-        };
-        // Made before the strip's loop, which uses them.
-        for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
-          forMultiple(d.multiple);
-        Value toInduction = toIndex(arith::SubIOp::create(b, loc, stripStart, offset));
-        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-        Value length = toIndex(period);
-        IRMapping mapping;
-        auto inner = cast<scf::ForOp>(b.clone(*loop, mapping));
-        inner.getLowerBoundMutable().assign(zero);
-        inner.getUpperBoundMutable().assign(length);
-        inner.getInitArgsMutable().assign(carried);
-        {
-          OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
-          Value j = inner.getInductionVar();
-          auto induction = arith::AddIOp::create(ib, loc, j, toInduction);
-          j.replaceAllUsesExcept(induction, induction);
-        }
-        for (DivisionOp d : division.quotients)
-          mapping.lookup(d.op)->getResult(0).replaceAllUsesWith(forMultiple(d.multiple).quotient);
-        SmallVector<StripRemainder> remainders;
-        for (DivisionOp d : division.remainders) {
-          Operation *copy = mapping.lookup(d.op);
-          OpBuilder rb(copy);
-          QuotientAndBase qb = forMultiple(d.multiple);
-          Value remainder;
-          if (d.multiple == 1) // j itself
-            remainder = arith::IndexCastOp::create(rb, loc, intType, inner.getInductionVar());
-          else
-            remainder = arith::SubIOp::create(rb, loc, copy->getOperand(0), qb.base);
-          copy->getResult(0).replaceAllUsesWith(remainder);
-          remainders.push_back({remainder, qb.shift});
-        }
-        for (DivisionOp d : llvm::concat<const DivisionOp>(division.quotients, division.remainders))
-          mapping.lookup(d.op)->erase();
-        splitAtRemainderTests(inner, remainders, kMaxRemainderSplits);
-        scf::YieldOp::create(b, loc, inner.getResults());
-      });
-  scf::ForOp tail = asItWas(stripsEnd, end, strips.getResults());
-  loop.getResults().replaceAllUsesWith(tail.getResults());
+  auto runStrips = [&](OpBuilder &tb, Location loc) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(tb.getInsertionBlock(), tb.getInsertionPoint());
+    // The part of the first strip before the whole ones (empty when the loop starts at a
+    // multiple of C).
+    ValueRange carried = strip(arith::DivSIOp::create(b, loc, first, period), first, stripsBegin,
+                               /*whole=*/false, loop.getInitArgs());
+    // Strip q covers the indices [qC, (q + 1)C): iterations j in [0, C) with the loop's
+    // induction variable qC + j - offset.
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto strips = scf::ForOp::create(
+        b, loc, toIndex(arith::DivSIOp::create(b, loc, stripsBegin, period)),
+        toIndex(arith::DivSIOp::create(b, loc, stripsEnd, period)), one, carried,
+        [&](OpBuilder &sb, Location loc, Value q, ValueRange carried) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(sb.getInsertionBlock(), sb.getInsertionPoint());
+          scf::YieldOp::create(b, loc, strip(widen(q), Value(), Value(), /*whole=*/true, carried));
+        });
+    // The part of the last strip after them.
+    carried = strip(arith::DivSIOp::create(b, loc, stripsEnd, period), stripsEnd, end, /*whole=*/false,
+                    strips.getResults());
+    scf::YieldOp::create(b, loc, carried);
+  };
+  // Otherwise: the loop as it was.
+  auto runAsItWas = [&](OpBuilder &eb, Location loc) {
+    Operation *original = eb.clone(*loop);
+    scf::YieldOp::create(eb, loc, original->getResults());
+  };
+  auto version = scf::IfOp::create(b, loc, ok, runStrips, runAsItWas);
+  loop.getResults().replaceAllUsesWith(version.getResults());
   loop.erase();
 }
 

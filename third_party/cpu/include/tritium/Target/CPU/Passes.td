@@ -144,8 +144,8 @@ def StripMineLoopsAtDivisionPeriods
     the remainder is `index - q*C`, so accesses through them become a uniform value and
     consecutive vectors instead of gathers. The whole strips between the first and the last
     multiple of C run as loops of C iterations, when, checked once before the loop, every index
-    is in [0, 2^(w-1)), the loop's bounds are in [0, 2^31) and C >= 16; the indices before and
-    after them (all of them otherwise) run in copies of the loop as it was. A test of the
+    is in [0, 2^(w-1)), the loop's bounds are in [0, 2^31) and C >= 16, between the parts of the
+    strips the loop starts and ends in; otherwise the loop runs as it was (`scf.if`). A test of the
     remainder against a bound outside the strip (`x % C < B`) splits the strip's loop where the
     test changes, into loops in which it is a constant.
   }];
