@@ -130,6 +130,11 @@ def row_cases(rows, cols, dtype):
         "RMS norm": dict(bytes=2 * x.numel() * size, tritium=lambda: mk.rms_norm(x, w, out),
                          torch=lambda: F.rms_norm(x, (cols, ), w, 1e-6),
                          check=lambda: _close(out, F.rms_norm(xf, (cols, ), w.float(), 1e-6), dtype)),
+        "GELU + layer norm (Inductor's)": dict(
+            bytes=2 * x.numel() * size, tritium=lambda: mk.gelu_layer_norm(x, w, b, out),
+            torch=lambda: F.layer_norm(F.gelu(x), (cols, ), w, b),
+            check=lambda: _close(out, F.layer_norm(F.gelu(xf), (cols, ), w.float(), b.float()), dtype,
+                                 atol=2e-2 if dtype == BF16 else 1e-4)),
         "cross-entropy": dict(bytes=x.numel() * size, tritium=lambda: mk.cross_entropy(x, target, loss),
                               torch=lambda: F.cross_entropy(x, target, reduction="none"),
                               check=lambda: _close(loss, F.cross_entropy(xf, target, reduction="none"))),
@@ -149,6 +154,9 @@ def reduction_cases(rows, cols):
                               numpy=lambda: xn.sum(1), check=lambda: _close(out, x.sum(1), atol=1e-3)),
         "sum over columns": dict(bytes=n, tritium=lambda: mk.sum_columns(x, colsum), torch=lambda: x.sum(0),
                                  numpy=lambda: xn.sum(0), check=lambda: _close(colsum, x.sum(0), atol=1e-3)),
+        "sum over columns (Inductor's tiles)": dict(
+            bytes=n, tritium=lambda: mk.sum_columns_inductor(x, colsum), torch=lambda: x.sum(0), numpy=lambda: xn.sum(0),
+            check=lambda: _close(colsum, x.sum(0), atol=1e-3)),
         "max over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("max", x, out), torch=lambda: x.amax(1),
                               numpy=lambda: xn.max(1), check=lambda: _close(out, x.amax(1))),
         "argmax over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("argmax", x, arg), torch=lambda: x.argmax(1),

@@ -1,11 +1,13 @@
 """The memory-bound Triton kernels bench_memory_bound.py measures: elementwise ops, casts,
-int8 dequantization, rotary embeddings (in Inductor's indexing), row kernels (softmax, log-softmax, layer norm forward and backward, RMS norm, cross-entropy)
-and reductions, each with a launcher taking torch tensors. Written the way Triton's tutorials
+int8 dequantization, rotary embeddings (in Inductor's indexing), row kernels (softmax, log-softmax, layer norm forward and backward, RMS norm, cross-entropy,
+GELU + layer norm as Inductor fuses it) and reductions (column sums also as Inductor tiles them), each with a launcher
+taking torch tensors. Written the way Triton's tutorials
 and Inductor write them: one program per block of elements or per row."""
 
 import torch
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 ELEMENTWISE_BLOCK = 4096
 
@@ -241,6 +243,37 @@ def _sum_columns_kernel(x_ptr, out_ptr, n_rows, n_cols, BLOCK_M: tl.constexpr, B
 
 
 @triton.jit
+def _sum_columns_inductor_kernel(x_ptr, out_ptr, xnumel, r0_numel, XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
+    # As Inductor writes a reduction over a tensor's outer dimension (a bias gradient): [XBLOCK, R0_BLOCK]
+    # tiles of x + xnumel * r, contiguous along their first dimension, summed into a loop-carried tile.
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    acc = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0 = r0_offset + r0_base
+        r0_mask = r0 < r0_numel
+        v = tl.load(x_ptr + (xindex + xnumel * r0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        acc = tl.where(r0_mask & xmask, acc + v, acc)
+    tl.store(out_ptr + xindex, tl.sum(acc, 1)[:, None], xmask)
+
+
+@triton.jit
+def _gelu_layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, n_rows, N: tl.constexpr, XBLOCK: tl.constexpr):
+    # Inductor's persistent reduction for layer_norm(gelu(x)): the GELU (erf) feeds both sums and the store.
+    rows = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    mask = rows < n_rows
+    x = tl.load(x_ptr + (cols + N * rows), mask, other=0.0).to(tl.float32)
+    g = x * 0.5 * (libdevice.erf(x * 0.7071067811865476) + 1.0)
+    mean = tl.sum(tl.where(mask, g, 0.0), 1)[:, None] / N
+    centered = g - mean
+    var = tl.sum(tl.where(mask, centered * centered, 0.0), 1)[:, None] / N
+    y = centered * libdevice.rsqrt(var + 1e-5) * tl.load(w_ptr + cols).to(tl.float32) + tl.load(b_ptr + cols).to(tl.float32)
+    tl.store(out_ptr + (cols + N * rows), y.to(out_ptr.dtype.element_ty), mask)
+
+
+@triton.jit
 def _cumsum_rows_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
@@ -258,6 +291,18 @@ def reduce_rows(op, x, out, out2=None):
 def sum_columns(x, out, block_m=32, block_n=64):
     _sum_columns_kernel[(triton.cdiv(x.shape[1], block_n), )](x, out, x.shape[0], x.shape[1], BLOCK_M=block_m,
                                                               BLOCK_N=block_n)
+
+
+def sum_columns_inductor(x, out, xblock=64, r0_block=4):
+    """(64, 4): the configuration Inductor's autotuner picks among its reduction configurations."""
+    _sum_columns_inductor_kernel[(triton.cdiv(x.shape[1], xblock), )](x, out, x.shape[1], x.shape[0], XBLOCK=xblock,
+                                                                      R0_BLOCK=r0_block)
+
+
+def gelu_layer_norm(x, w, b, out, xblock=8):
+    rows, cols = x.shape
+    assert cols == triton.next_power_of_2(cols), "one power-of-two row per tile row"
+    _gelu_layer_norm_kernel[(triton.cdiv(rows, xblock), )](x, w, b, out, rows, N=cols, XBLOCK=xblock)
 
 
 def cumsum_rows(x, out):
