@@ -140,17 +140,7 @@ private:
       Operation *first = group.front();
       first->setAttr(kStoreGroupAttr, IntegerAttr::get(IntegerType::get(first->getContext(), 32),
                                                        int64_t(group.size())));
-      for (tt::StoreOp store : group)
-        groupOf[store] = groups.size();
-      groups.push_back(std::move(group));
     }
-  }
-
-  /// The stores written in one loop with `store` (itself included; a view of `store` when it
-  /// is in no group, valid while it is).
-  ArrayRef<tt::StoreOp> storesWrittenWith(const tt::StoreOp &store) const {
-    auto it = groupOf.find(store);
-    return it == groupOf.end() ? ArrayRef<tt::StoreOp>(store) : ArrayRef<tt::StoreOp>(groups[it->second]);
   }
 
   /// A reduction that can fold its input element by element: one operand and a combiner
@@ -203,9 +193,9 @@ private:
     Value base = basePointer(load.getPtr());
     for (Operation *consumer : consumers) {
       auto store = dyn_cast<tt::StoreOp>(consumer);
-      ArrayRef<tt::StoreOp> loop;
+      SmallVector<tt::StoreOp> loop;
       if (store)
-        loop = storesWrittenWith(store);
+        loop = storesWrittenInOneLoop(firstStoreOfGroup(store));
       // The loop of a group of stores runs where its first store is.
       Operation *at = consumer;
       if (store)
@@ -231,9 +221,6 @@ private:
 
   llvm::SetVector<tt::LoadOp> streamed;
   llvm::DenseMap<tt::LoadOp, SmallVector<tt::ReduceOp>> reductionsFed;
-  // The groups of stores written in one loop, and each member's group.
-  SmallVector<SmallVector<tt::StoreOp>> groups;
-  llvm::DenseMap<Operation *, unsigned> groupOf;
 };
 
 struct StreamLoadsIntoStoresPass

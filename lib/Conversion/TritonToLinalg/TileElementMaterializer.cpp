@@ -55,13 +55,19 @@ bool isCostlyElementwise(Operation *op) {
              arith::RemUIOp>(op);
 }
 
+/// Ops the conversion itself created (linalg, tensor, ...): they stand in for kernel ops that are
+/// still there to be asked.
+static bool isCreatedByConversion(Operation *op) {
+  return isa<linalg::LinalgDialect, tensor::TensorDialect, bufferization::BufferizationDialect,
+             memref::MemRefDialect>(op->getDialect());
+}
+
 /// Whether `user`, an op of the kernel being converted, reads its tile operands as whole
 /// tensors rather than element by element through this materializer (as loads, stores and
 /// atomics do). Ops the conversion itself created (linalg, tensor, ...) stand in for kernel
 /// ops that are still there to be asked, and do not count.
 static bool needsWholeTile(Operation *user) {
-  if (isa<linalg::LinalgDialect, tensor::TensorDialect, bufferization::BufferizationDialect,
-          memref::MemRefDialect>(user->getDialect()))
+  if (isCreatedByConversion(user))
     return false;
   // A reduction streamed from loads folds its input element by element too.
   if (isa<tt::ReduceOp>(user) && user->hasAttr(kReadAtUseAttr))
@@ -93,11 +99,10 @@ SmallVector<tt::StoreOp> storesWrittenInOneLoop(tt::StoreOp op) {
   return group;
 }
 
-/// The first store of the group `store` is written with (see storesWrittenInOneLoop).
-static Operation *storeLoopOf(tt::StoreOp store) {
+tt::StoreOp firstStoreOfGroup(tt::StoreOp store) {
   for (Operation *op = store; auto earlier = dyn_cast_or_null<tt::StoreOp>(op); op = op->getPrevNode())
     if (earlier->hasAttr(kStoreGroupAttr))
-      return llvm::is_contained(storesWrittenInOneLoop(earlier), store) ? earlier : store.getOperation();
+      return llvm::is_contained(storesWrittenInOneLoop(earlier), store) ? earlier : store;
   return store;
 }
 
@@ -109,13 +114,11 @@ bool reachesSeveralLoops(Operation *op) {
     for (Operation *user : worklist.pop_back_val().getUsers()) {
       if (!visited.insert(user).second)
         continue;
-      // Ops the conversion created stand in for kernel ops that are still there.
-      if (isa<linalg::LinalgDialect, tensor::TensorDialect, bufferization::BufferizationDialect,
-              memref::MemRefDialect>(user->getDialect()))
+      if (isCreatedByConversion(user))
         continue;
       Operation *loop = user;
       if (auto store = dyn_cast<tt::StoreOp>(user))
-        loop = storeLoopOf(store);
+        loop = firstStoreOfGroup(store);
       else if (isRecomputedPerElement(user) ||
                (isa<tt::LoadOp>(user) && user->hasAttr(kReadAtUseAttr))) {
         worklist.push_back(user->getResult(0));

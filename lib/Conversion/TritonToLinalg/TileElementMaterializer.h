@@ -33,6 +33,9 @@ constexpr llvm::StringLiteral kStoreGroupAttr = "tritium.store_group";
 /// with it: the next ones, adjacent, of its shape; or `op` alone.
 llvm::SmallVector<tt::StoreOp> storesWrittenInOneLoop(tt::StoreOp op);
 
+/// The first store of the group `store` is written in (itself when it is in none).
+tt::StoreOp firstStoreOfGroup(tt::StoreOp store);
+
 /// Whether the elements of `op`'s result would be computed in more than one loop: the ops it
 /// reaches through ops recomputed per element (and loads read where they are used) are more
 /// than one group of stores, reduction or other op that reads tiles whole.
