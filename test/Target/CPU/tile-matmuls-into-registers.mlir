@@ -1,4 +1,5 @@
 // RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-tile-matmuls-into-registers))" | FileCheck %s
+// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-tile-matmuls-into-registers{vector-bits=256}))" | FileCheck %s --check-prefix=AVX2
 
 // 32x32 f32: blocks of 8 rows x 32 columns (two 512-bit vectors) of C, stepped along K one
 // column of A and one row of B at a time.
@@ -10,6 +11,11 @@
 // CHECK: tensor.extract_slice %arg1[%[[K]], %[[N]]] [1, 32] [1, 1]
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-NOT: linalg.matmul
+// With 256-bit registers (16 of them) the block is 4 rows x 16 columns: 8 registers of C.
+// AVX2-LABEL: func.func @f32_blocks
+// AVX2: scf.for %{{.+}} = %{{.+}} to %c32 step %c4
+// AVX2: vector.contract {{.+}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// AVX2-NOT: linalg.matmul
 func.func @f32_blocks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<32x16xf32>, tensor<16x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
   return %0 : tensor<32x32xf32>
@@ -20,6 +26,8 @@ func.func @f32_blocks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
 // f64 lanes are half as many: 4 x 8 when M is not a multiple of 8.
 // CHECK-LABEL: func.func @f64_blocks
 // CHECK: vector.contract {{.+}} : vector<4x1xf64>, vector<1x16xf64> into vector<4x16xf64>
+// AVX2-LABEL: func.func @f64_blocks
+// AVX2: vector.contract {{.+}} : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
 func.func @f64_blocks(%a: tensor<12x8xf64>, %b: tensor<8x16xf64>, %c: tensor<12x16xf64>) -> tensor<12x16xf64> {
   %0 = linalg.matmul ins(%a, %b : tensor<12x8xf64>, tensor<8x16xf64>) outs(%c : tensor<12x16xf64>) -> tensor<12x16xf64>
   return %0 : tensor<12x16xf64>
@@ -32,6 +40,10 @@ func.func @f64_blocks(%a: tensor<12x8xf64>, %b: tensor<8x16xf64>, %c: tensor<12x
 // CHECK-NOT: vector.contract
 // CHECK: linalg.matmul {{.+}} -> tensor<16x24xf32>
 // CHECK: linalg.matmul {{.+}} -> tensor<16x32xf32>
+// With 256-bit registers one vector of 8 divides N = 24: 4x8 blocks.
+// AVX2-LABEL: func.func @left_alone
+// AVX2: vector.contract {{.+}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+// AVX2: linalg.matmul {{.+}} -> tensor<16x32xf32>
 func.func @left_alone(%a: tensor<16x8xf32>, %b: tensor<8x24xf32>, %c: tensor<16x24xf32>,
                       %h: tensor<16x8xf16>, %g: tensor<8x32xf16>, %d: tensor<16x32xf32>) -> (tensor<16x24xf32>, tensor<16x32xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x24xf32>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>

@@ -181,11 +181,12 @@ class _DeviceInterface:
 
 
 class CPUDriver(DriverBase):
+    # do_bench's cache-flush buffer, made on first use (see get_empty_cache_for_benchmark).
+    _benchmark_cache_buffer = None
 
     def __init__(self):
         self.utils = CPUUtils()
         self.launcher_cls = make_launcher
-        self._benchmark_cache_buffer = None
 
     @classmethod
     def is_active(cls):

@@ -50,7 +50,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(createUpdateLoopCarriedTilesInPlace());
   pm.addNestedPass<func::FuncOp>(createCollapseHypercubeLoopNests());
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters());
+  TileMatmulsIntoRegistersOptions registerBlocks;
+  registerBlocks.vectorBits = host.lookup("avx512f") ? 512 : 256;
+  pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters(registerBlocks));
   pm.addNestedPass<func::FuncOp>(createInterchangeMatmulLoops());
 
   pm.addNestedPass<func::FuncOp>(createUpdateLoopCarriedTilesInPlace());

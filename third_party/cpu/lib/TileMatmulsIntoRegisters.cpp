@@ -27,8 +27,11 @@ namespace tritium::cpu {
 namespace {
 
 /// The (mr, nr) block of C to keep in registers, or nothing when no block divides the
-/// matmul (static shapes, f32 or f64 throughout).
-std::optional<std::pair<int64_t, int64_t>> registerBlockOf(linalg::MatmulOp op) {
+/// matmul (static shapes, f32 or f64 throughout). `vectorBits` is the host's register width:
+/// 512-bit hosts have 32 vector registers, 256-bit (AVX2-only) hosts 16, so their blocks hold
+/// half as many vectors (at most 8) and leave room for a row of B and a broadcast of A.
+std::optional<std::pair<int64_t, int64_t>> registerBlockOf(linalg::MatmulOp op,
+                                                           int64_t vectorBits) {
   auto a = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
   auto b = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
   auto c = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
@@ -41,9 +44,13 @@ std::optional<std::pair<int64_t, int64_t>> registerBlockOf(linalg::MatmulOp op) 
   // Only the default (identity) indexing of a plain matmul.
   if (op.hasUserDefinedMaps())
     return std::nullopt;
-  int64_t lanes = element.isF32() ? 16 : 8; // one 512-bit vector
+  int64_t lanes = vectorBits / element.getIntOrFloatBitWidth(); // elements in one register
   int64_t m = c.getDimSize(0), n = c.getDimSize(1);
-  for (auto [mr, nrVectors] : {std::pair<int64_t, int64_t>{8, 2}, {4, 2}, {4, 1}, {2, 1}})
+  using Block = std::pair<int64_t, int64_t>; // (rows of C, vectors along a row)
+  static constexpr Block wideBlocks[] = {{8, 2}, {4, 2}, {4, 1}, {2, 1}};
+  static constexpr Block narrowBlocks[] = {{4, 2}, {2, 2}, {4, 1}, {2, 1}};
+  ArrayRef<Block> blocks = vectorBits >= 512 ? ArrayRef<Block>(wideBlocks) : ArrayRef<Block>(narrowBlocks);
+  for (auto [mr, nrVectors] : blocks)
     if (m % mr == 0 && n % (nrVectors * lanes) == 0)
       return std::make_pair(mr, nrVectors * lanes);
   return std::nullopt;
@@ -51,12 +58,14 @@ std::optional<std::pair<int64_t, int64_t>> registerBlockOf(linalg::MatmulOp op) 
 
 struct TileMatmulsIntoRegistersPass
     : impl::TileMatmulsIntoRegistersBase<TileMatmulsIntoRegistersPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls) {
-      std::optional<std::pair<int64_t, int64_t>> block = registerBlockOf(op);
+      std::optional<std::pair<int64_t, int64_t>> block = registerBlockOf(op, vectorBits);
       if (!block)
         continue;
       rewriter.setInsertionPoint(op);

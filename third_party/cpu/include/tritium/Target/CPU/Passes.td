@@ -277,11 +277,18 @@ def TileMatmulsIntoRegisters : Pass<"tritium-cpu-tile-matmuls-into-registers",
                                      "mlir::func::FuncOp"> {
   let summary = "Tile f32/f64 matmuls into register blocks of C and vectorize each K step";
   let description = [{
-    A static `linalg.matmul` whose M and N divide a register block (8x32, 4x32, 4x16 or
-    2x16 for f32; half as wide for f64) becomes loops over blocks of C and over K, each step
-    a `vector.contract` of an (mr x 1) column of A and a (1 x nr) row of B into the block.
+    A static `linalg.matmul` whose M and N divide a register block becomes loops over blocks
+    of C and over K, each step a `vector.contract` of an (mr x 1) column of A and a (1 x nr)
+    row of B into the block. The blocks fit the host's vector registers: with 512-bit vectors
+    (32 registers) 8x32, 4x32, 4x16 or 2x16 for f32; with 256-bit vectors (16 registers, an
+    AVX2-only host) 4x16, 2x16, 4x8 or 2x8, whose C block takes at most 8 of them, so that
+    the block, a row of B and a broadcast of A never spill. f64 blocks are half as wide.
     Other matmuls are left to the plain loop nest.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "The width of the host's vector registers: 512 (AVX-512) or 256 (AVX2)">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect"];
