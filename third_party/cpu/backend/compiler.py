@@ -254,8 +254,7 @@ class CPUBackend(BaseBackend):
         metadata["name"] = name
         metadata["shared"] = 0
         try:
-            linalg = stage_memo.run("linalg", text, (_build_fingerprint(), options.check_bounds),
-                                    lambda: _C.ttir_to_linalg(text, check_bounds=options.check_bounds))
+            linalg = stage_memo.run("linalg", _C.ttir_to_linalg, text, check_bounds=options.check_bounds)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(name, "linalg", failure)
         if options.check_bounds:
@@ -265,8 +264,7 @@ class CPUBackend(BaseBackend):
     @staticmethod
     def make_llir(src, metadata, options):
         try:
-            llir = stage_memo.run("llir", src, (_build_fingerprint(), options.numpy_exp),
-                                  lambda: _C.linalg_to_llir(src, numpy_exp=options.numpy_exp))
+            llir = stage_memo.run("llir", _C.linalg_to_llir, src, numpy_exp=options.numpy_exp)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(metadata["name"], "llir", failure)
         metadata["shared"] = _stack_tile_bytes(llir)
@@ -275,7 +273,7 @@ class CPUBackend(BaseBackend):
     @staticmethod
     def make_obj(src, metadata, options):
         try:
-            obj = stage_memo.run("obj", src, (_build_fingerprint(), ), lambda: _C.llir_to_object(src))
+            obj = stage_memo.run("obj", _C.llir_to_object, src)
         except _C.CompilationFailure as failure:
             _raise_compilation_error(metadata["name"], "obj", failure)
         # The object is sealed with its digest, which the loader checks (a damaged object never

@@ -17,7 +17,7 @@ a compile that is asked for always happens.
 import hashlib
 import threading
 from collections import OrderedDict
-from typing import Callable, Tuple, Union
+from typing import Callable, Union
 
 Output = Union[str, bytes]
 
@@ -34,27 +34,23 @@ class StageMemo:
         self._lock = threading.Lock()
         self.hits = 0
 
-    @staticmethod
-    def _key(stage: str, text: str, flags: Tuple) -> str:
-        digest = hashlib.sha256()
-        digest.update(f"{stage}\0{flags!r}\0".encode())
-        digest.update(text.encode())
-        return digest.hexdigest()
-
-    def run(self, stage: str, text: str, flags: Tuple, compute: Callable[[], Output]) -> Output:
-        """The output of `stage` for `text` under `flags`: remembered, else computed (and
-        remembered). Failures are not remembered: they raise every time."""
+    def run(self, stage: str, compile_stage: Callable[..., Output], text: str, **options) -> Output:
+        """`compile_stage(text, **options)`, remembered under the name of the stage (the process's
+        tritium and host stay the same for its life). Failures are not remembered: they raise
+        every time."""
         from triton import knobs
         if knobs.compilation.always_compile:
-            return compute()
-        key = self._key(stage, text, flags)
+            return compile_stage(text, **options)
+        digest = hashlib.sha256(f"{stage}\0{sorted(options.items())!r}\0".encode())
+        digest.update(text.encode())
+        key = digest.hexdigest()
         with self._lock:
             output = self._entries.get(key)
             if output is not None:
                 self._entries.move_to_end(key)
                 self.hits += 1
                 return output
-        output = compute()
+        output = compile_stage(text, **options)
         with self._lock:
             if key not in self._entries:
                 self._entries[key] = output

@@ -51,7 +51,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(createCollapseHypercubeLoopNests());
   pm.addPass(createCanonicalizerPass());
   TileMatmulsIntoRegistersOptions registerBlocks;
-  registerBlocks.vectorBits = host.lookup("avx512f") ? 512 : 256;
+  registerBlocks.vectorBits = hostVectorBits();
   pm.addNestedPass<func::FuncOp>(createTileMatmulsIntoRegisters(registerBlocks));
   pm.addNestedPass<func::FuncOp>(createInterchangeMatmulLoops());
 

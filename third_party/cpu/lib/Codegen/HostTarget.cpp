@@ -38,6 +38,10 @@ llvm::StringMap<bool> hostCPUFeatures() {
   return features;
 }
 
+int64_t hostVectorBits() {
+  return hostCPUFeatures().lookup("avx512f") ? 512 : 256;
+}
+
 const HostTarget &hostTarget() {
   static const HostTarget host = [] {
     llvm::InitializeNativeTarget();

@@ -62,6 +62,7 @@ mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::strin
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(machine->getTargetTriple());
   // Function attributes carry the CPU to the vectorizer's cost model.
+  bool wideVectors = hostVectorBits() == 512;
   for (llvm::Function &function : *llvmModule) {
     if (function.isDeclaration())
       continue;
@@ -74,8 +75,7 @@ mlir::LogicalResult translateToOptimizedLLVMIR(mlir::ModuleOp module, std::strin
     // vectorizers at 256 bits, for the clock drop of 512-bit instructions on the first of them.
     // A kernel streams whole tiles through L1 and L2, where a 512-bit load moves twice the
     // bytes per instruction, and torch's own AVX-512 kernels run at that width on these hosts.
-    if (llvm::StringRef(features).contains("+avx512f") &&
-        !llvm::StringRef(features).contains("-evex512"))
+    if (wideVectors)
       function.addFnAttr("prefer-vector-width", "512");
     // A tile load is a copy loop from the tensor into the tile's buffer; LLVM's loop idioms
     // would turn it into a call of memcpy, which copies rows of a few KB with `rep movsb`:

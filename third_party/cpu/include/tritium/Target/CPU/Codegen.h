@@ -22,6 +22,8 @@ std::string hostTargetKey();
 /// The host CPU's features as code is generated for them: LLVM's view of the host, less those
 /// TRITIUM_CPU_FEATURES turns off.
 llvm::StringMap<bool> hostCPUFeatures();
+/// The width of the vector registers code is generated for: 512 with AVX-512, else 256.
+int64_t hostVectorBits();
 
 } // namespace tritium::cpu
 
