@@ -4,11 +4,11 @@
 // over the whole axis starting from that identity. Other combiners (argmin/argmax over two
 // operands, user functions) have no identity: they combine neighbouring pairs level by level
 // (axes are powers of two), each level a parallel linalg.generic, as a GPU's tree does.
-// Either way the loops vectorize. A scan of a 1-D tile runs in chunks of 16 (each chunk by
-// doubling, then a walk carrying the running value over the chunks); along the innermost axis
-// of a larger tile it doubles its reach pass by pass (each pass a parallel linalg.generic);
-// along an outer axis it walks the axis with a loop, combining each slice (a contiguous row)
-// with the running one.
+// Either way the loops vectorize. A scan of a 1-D tile walks it in chunks of 16, each chunk
+// scanned by doubling in a tile of its own (which stays in registers) and combined with the
+// running value of the chunks before it; along the innermost axis of a larger tile it doubles
+// its reach pass by pass (each pass a parallel linalg.generic); along an outer axis it walks
+// the axis with a loop, combining each slice (a contiguous row) with the running one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,12 +138,9 @@ SmallVector<Value> cloneCombiner(OpBuilder &b, Region &region, ValueRange lhs, V
   return results;
 }
 
-/// Elementwise application of the combiner to two tensors of equal shape. With `where`, which
-/// builds a condition inside the generic's body (it may use linalg.index), elements where the
-/// condition is false keep their value from `rhs`.
+/// Elementwise application of the combiner to two tensors of equal shape.
 SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, ValueRange lhs,
-                                  ValueRange rhs,
-                                  function_ref<Value(OpBuilder &, Location)> where = nullptr) {
+                                  ValueRange rhs) {
   auto type = cast<RankedTensorType>(lhs[0].getType());
   unsigned rank = type.getRank();
   SmallVector<Value> inputs(lhs);
@@ -161,13 +158,8 @@ SmallVector<Value> combineTensors(OpBuilder &b, Location loc, Region &combiner, 
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location loc, ValueRange args) {
         unsigned n = lhs.size();
-        Value condition = where ? where(b, loc) : Value();
-        SmallVector<Value> combined =
-            cloneCombiner(b, combiner, args.take_front(n), args.slice(n, n), false);
-        if (condition)
-          for (unsigned i = 0; i < n; ++i)
-            combined[i] = arith::SelectOp::create(b, loc, condition, combined[i], args[n + i]);
-        linalg::YieldOp::create(b, loc, combined);
+        linalg::YieldOp::create(
+            b, loc, cloneCombiner(b, combiner, args.take_front(n), args.slice(n, n), false));
       });
   return generic.getResults();
 }
@@ -301,43 +293,16 @@ Value insertAlong(OpBuilder &b, Location loc, Value src, Value dest, int64_t axi
 /// Elements per chunk of a chunked scan: one 512-bit vector of f32 (two of AVX2's).
 constexpr int64_t kScanChunk = 16;
 
-/// The combiner applied elementwise to `earlier` and `later` where both lie in one chunk of
-/// kScanChunk elements along the innermost axis, `later` elsewhere. Element i of the results
-/// sits at position `offset + i` along that axis, and `earlier` is `distance` positions away
-/// from it (before it; after it for reverse scans).
-SmallVector<Value> combineWithinChunks(OpBuilder &b, Location loc, Region &combiner,
-                                       ValueRange earlier, ValueRange later, int64_t offset,
-                                       int64_t distance, bool reverse) {
-  unsigned axis = cast<RankedTensorType>(later[0].getType()).getRank() - 1;
-  auto sameChunk = [&](OpBuilder &b, Location loc) -> Value {
-    Value index = linalg::IndexOp::create(b, loc, axis);
-    Value position =
-        arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, offset));
-    Value lane = arith::AndIOp::create(b, loc, position,
-                                       arith::ConstantIndexOp::create(b, loc, kScanChunk - 1));
-    if (reverse)
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
-                                   arith::ConstantIndexOp::create(b, loc, kScanChunk - distance));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane,
-                                 arith::ConstantIndexOp::create(b, loc, distance));
-  };
-  return combineTensors(b, loc, combiner, earlier, later, sameChunk);
-}
-
 /// An inclusive scan along the innermost axis by doubling distances (Hillis and Steele): after
 /// the pass at distance d, each element holds the combination of the 2d elements ending at it.
 /// A pass combines two shifted copies of the whole tile at once, which vectorizes, where a walk
 /// along the axis is one long dependency chain. Operands stay in
 /// order (earlier elements on the left; reverse scans mirror it), as a sequential scan has them.
-/// With `withinChunks`, only within each chunk of kScanChunk elements along the (innermost)
-/// axis: log2(kScanChunk) passes, after which each element holds the combination of the
-/// elements of its chunk up to it.
 SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
-                                  int64_t axis, bool reverse, bool withinChunks = false) {
+                                  int64_t axis, bool reverse) {
   int64_t size = cast<RankedTensorType>(srcs[0].getType()).getDimSize(axis);
-  int64_t reach = withinChunks ? kScanChunk : size;
   SmallVector<Value> current(srcs);
-  for (int64_t distance = 1; distance < reach; distance *= 2) {
+  for (int64_t distance = 1; distance < size; distance *= 2) {
     SmallVector<Value> earlier, later;
     for (Value v : current) {
       Value head = sliceAlong(b, loc, v, axis, b.getIndexAttr(0), size - distance, false);
@@ -347,40 +312,26 @@ SmallVector<Value> scanByDoubling(OpBuilder &b, Location loc, Region &combiner, 
       later.push_back(reverse ? head : tail);
     }
     int64_t offset = reverse ? 0 : distance;
-    SmallVector<Value> combined =
-        withinChunks
-            ? combineWithinChunks(b, loc, combiner, earlier, later, offset, distance, reverse)
-            : combineTensors(b, loc, combiner, earlier, later);
+    SmallVector<Value> combined = combineTensors(b, loc, combiner, earlier, later);
     for (size_t i = 0; i < current.size(); ++i)
       current[i] = insertAlong(b, loc, combined[i], current[i], axis, b.getIndexAttr(offset));
   }
   return current;
 }
 
-/// An inclusive scan of a 1-D tile (a power of two, at least two chunks) in two steps that
-/// vectorize:
-///  1. every chunk of kScanChunk elements is scanned on its own, by doubling within the chunk:
-///     log2(kScanChunk) passes over the tile instead of log2(size);
-///  2. a walk over the chunks combines each with the running value of those before it, one
-///     vector's worth per step, and takes the chunk's last element on as the running value.
-/// Reverse scans mirror both. Operands keep their order as in scanByDoubling: the running
-/// value from earlier elements is always the combiner's first argument.
+/// An inclusive scan of a 1-D tile (a power of two, at least two chunks) in one walk over its
+/// chunks of kScanChunk elements: each step scans one chunk on its own by doubling (log2
+/// kScanChunk passes over a vector's worth of elements, which stay in registers), combines it
+/// with the running value of the chunks before it, writes it back in place and takes its last
+/// element on as the running value. The tile is read and written once, where doubling passes
+/// over the whole tile would stream it through memory once per pass. Reverse scans walk from
+/// the end and mirror each chunk's scan. Operands keep their order as in scanByDoubling: the
+/// running value from earlier elements is always the combiner's first argument.
 SmallVector<Value> scanInChunks(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
                                 bool reverse) {
   auto type = cast<RankedTensorType>(srcs[0].getType());
-  int64_t rank = type.getRank();
-  int64_t axis = rank - 1;
-  int64_t size = type.getDimSize(axis);
-  int64_t chunks = size / kScanChunk;
-
-  // 1. Within chunks.
-  SmallVector<Value> current =
-      scanByDoubling(b, loc, combiner, srcs, axis, reverse, /*withinChunks=*/true);
-
-  // 2. A walk over the chunks carries the running value from one to the next, as scalars (a
-  // value that aliased the tile would make bufferization copy each chunk out and back). Each
-  // step combines one chunk, one vector's worth, with the running value, in place: the chunk
-  // enters as the generic's output and the running value is used from above.
+  int64_t axis = type.getRank() - 1;
+  int64_t chunks = type.getDimSize(axis) / kScanChunk;
   unsigned n = srcs.size();
   auto chunkStart = [&](OpBuilder &b, Location loc, Value k) -> Value {
     Value position = k;
@@ -389,39 +340,60 @@ SmallVector<Value> scanInChunks(OpBuilder &b, Location loc, Region &combiner, Va
     return arith::MulIOp::create(b, loc, position,
                                  arith::ConstantIndexOp::create(b, loc, kScanChunk));
   };
-  // The running value after the first chunk: its last element (the last chunk's first, reverse).
-  Value firstCarry =
-      arith::ConstantIndexOp::create(b, loc, reverse ? (chunks - 1) * kScanChunk : kScanChunk - 1);
-  SmallVector<Value> carried;
-  for (Value v : current)
-    carried.push_back(tensor::ExtractOp::create(b, loc, v, ValueRange{firstCarry}));
-  carried.append(current.begin(), current.end());
+  // The chunk of `tiles` at `start`, scanned, and combined with `carried` (the running value of
+  // the chunks before it) when there are chunks before it.
+  auto scanChunk = [&](OpBuilder &b, Location loc, ValueRange tiles, Value start,
+                       ValueRange carried) {
+    // Each chunk is copied into a tile of its own: a buffer of constant size, indexed at
+    // constant positions once the loops over its elements unroll, which LLVM keeps in
+    // registers. Scanned in place in the whole tile, its passes store and load overlapping
+    // vectors through memory, and every load waits for a store it cannot forward.
+    SmallVector<Value> chunk;
+    for (Value tile : tiles) {
+      Value slice = sliceAlong(b, loc, tile, axis, start, kScanChunk, false);
+      auto sliceType = cast<RankedTensorType>(slice.getType());
+      Value own = tensor::EmptyOp::create(b, loc, sliceType.getShape(), sliceType.getElementType());
+      chunk.push_back(linalg::CopyOp::create(b, loc, slice, own).getResult(0));
+    }
+    chunk = scanByDoubling(b, loc, combiner, chunk, axis, reverse);
+    if (carried.empty())
+      return chunk;
+    // In place: the chunk enters as the generic's output and the running value is used from
+    // above.
+    SmallVector<Type> chunkTypes;
+    for (Value v : chunk)
+      chunkTypes.push_back(v.getType());
+    SmallVector<AffineMap> maps(n, b.getMultiDimIdentityMap(1));
+    auto generic = linalg::GenericOp::create(
+        b, loc, chunkTypes, ValueRange{}, chunk, maps,
+        SmallVector<utils::IteratorType>(1, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, cloneCombiner(b, combiner, carried, args, false));
+        });
+    return SmallVector<Value>(generic.getResults());
+  };
+  // The running value after a chunk: its last element (its first, reverse), as scalars (a value
+  // that aliased the tile would make bufferization copy each chunk out and back).
+  auto step = [&](OpBuilder &b, Location loc, ValueRange tiles, Value k, ValueRange carried) {
+    Value start = chunkStart(b, loc, k);
+    SmallVector<Value> scanned = scanChunk(b, loc, tiles, start, carried);
+    Value edge = arith::ConstantIndexOp::create(b, loc, reverse ? 0 : kScanChunk - 1);
+    SmallVector<Value> next;
+    for (Value v : scanned)
+      next.push_back(tensor::ExtractOp::create(b, loc, v, ValueRange{edge}));
+    for (unsigned i = 0; i < n; ++i)
+      next.push_back(insertAlong(b, loc, scanned[i], tiles[i], axis, start));
+    return next;
+  };
+  // The first chunk has nothing before it; each later one is a step of the walk.
+  SmallVector<Value> first =
+      step(b, loc, srcs, arith::ConstantIndexOp::create(b, loc, 0), ValueRange{});
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
-      b, loc, one, arith::ConstantIndexOp::create(b, loc, chunks), one, carried,
+      b, loc, one, arith::ConstantIndexOp::create(b, loc, chunks), one, first,
       [&](OpBuilder &b, Location loc, Value k, ValueRange iterArgs) {
-        Value start = chunkStart(b, loc, k);
-        SmallVector<Value> chunk;
-        SmallVector<Type> chunkTypes;
-        for (Value result : iterArgs.drop_front(n)) {
-          chunk.push_back(sliceAlong(b, loc, result, axis, start, kScanChunk, false));
-          chunkTypes.push_back(chunk.back().getType());
-        }
-        SmallVector<AffineMap> maps(n, b.getMultiDimIdentityMap(1));
-        auto generic = linalg::GenericOp::create(
-            b, loc, chunkTypes, ValueRange{}, chunk, maps,
-            SmallVector<utils::IteratorType>(1, utils::IteratorType::parallel),
-            [&](OpBuilder &b, Location loc, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, loc, cloneCombiner(b, combiner, iterArgs.take_front(n), args, false));
-            });
-        Value edge = arith::ConstantIndexOp::create(b, loc, reverse ? 0 : kScanChunk - 1);
-        SmallVector<Value> next;
-        for (Value updated : generic.getResults())
-          next.push_back(tensor::ExtractOp::create(b, loc, updated, ValueRange{edge}));
-        for (unsigned i = 0; i < n; ++i)
-          next.push_back(insertAlong(b, loc, generic.getResult(i), iterArgs[n + i], axis, start));
-        scf::YieldOp::create(b, loc, next);
+        scf::YieldOp::create(
+            b, loc, step(b, loc, iterArgs.drop_front(n), k, iterArgs.take_front(n)));
       });
   return SmallVector<Value>(loop.getResults().drop_front(n));
 }

@@ -127,18 +127,27 @@ tt.func @cumsum_reverse_axis_0(%arg0: tensor<8x4xi32>) -> tensor<8x4xi32> {
 
 // -----
 
-// A 1-D scan of at least two chunks of 16: each chunk is scanned on its own by doubling (a
-// select keeps elements whose partner lies in the chunk before), then a walk over the chunks
-// combines each in place with the running value, carried as a scalar.
+// A 1-D scan of at least two chunks of 16 walks the chunks: each is copied into a tile of its
+// own, scanned there by doubling (distances 1, 2, 4, 8), combined with the running value of the
+// chunks before it (a scalar) and written back in place; the first chunk has nothing before it.
 // CHECK-LABEL: func.func @cumsum_in_chunks
-// CHECK-COUNT-4: arith.andi %{{.+}}, %c15
-// CHECK: %[[CARRY:.+]] = tensor.extract %{{.+}}[%c15] : tensor<64xf32>
-// CHECK: scf.for %[[K:.+]] = %c1 to %c4 step %c1 iter_args(%[[RUNNING:.+]] = %[[CARRY]], %[[OUT:.+]] = %{{.+}}) -> (f32, tensor<64xf32>)
+// CHECK: linalg.copy ins(%{{.+}} : tensor<16xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<15xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<14xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<12xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8xf32>)
+// CHECK: %[[CARRY:.+]] = tensor.extract %[[FIRST:.+]][%c15] : tensor<16xf32>
+// CHECK: %[[WRITTEN:.+]] = tensor.insert_slice %[[FIRST]] into %arg0[%{{.+}}] [16] [1]
+// CHECK: scf.for %[[K:.+]] = %c1 to %c4 step %c1 iter_args(%[[RUNNING:.+]] = %[[CARRY]], %[[OUT:.+]] = %[[WRITTEN]]) -> (f32, tensor<64xf32>)
 // CHECK:   %[[START:.+]] = arith.muli %[[K]], %c16
 // CHECK:   %[[CHUNK:.+]] = tensor.extract_slice %[[OUT]][%[[START]]] [16] [1]
-// CHECK:   linalg.generic {{.+}} outs(%[[CHUNK]] : tensor<16xf32>)
+// CHECK:   linalg.copy ins(%[[CHUNK]] : tensor<16xf32>)
+// CHECK-COUNT-4: linalg.generic
+// CHECK:   %[[COMBINED:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<16xf32>)
 // CHECK:     arith.addf %[[RUNNING]], %{{.+}} : f32
-// CHECK:   tensor.insert_slice %{{.+}} into %[[OUT]][%[[START]]] [16] [1]
+// CHECK:   %[[NEXT:.+]] = tensor.extract %[[COMBINED]][%{{.+}}] : tensor<16xf32>
+// CHECK:   %[[UPDATED:.+]] = tensor.insert_slice %[[COMBINED]] into %[[OUT]][%[[START]]] [16] [1]
+// CHECK:   scf.yield %[[NEXT]], %[[UPDATED]]
 tt.func @cumsum_in_chunks(%arg0: tensor<64xf32>) -> tensor<64xf32> {
   %0 = "tt.scan"(%arg0) <{axis = 0 : i32, reverse = false}> ({
   ^bb0(%a: f32, %b: f32):
