@@ -1,9 +1,9 @@
-"""Scans of long 1-D tiles, which run in chunks: each chunk of 16 elements is scanned on its
-own, then a walk over the chunks combines each with the running value before it. Each program
-here scans one row as a 1-D tile; results are compared with sequential scans in numpy at
-lengths from two chunks up, forward and reverse, with combiners that are not commutative (the
-order of the combiner's arguments matters) and with several operands. 2-D tiles (rows of a
-[M, N] block) take the whole-axis path and are compared too.
+"""Scans of long rows, which run in chunks: each chunk of 16 elements is scanned on its own, then
+combined with the running value of the chunks before it, in one walk over the row. Each program
+here scans one row, as a 1-D tile or as the rows of a [M, N] tile (which are walked one by one);
+results are compared with sequential scans in numpy at lengths from two chunks up, forward and
+reverse, with combiners that are not commutative (the order of the combiner's arguments matters)
+and with several operands.
 """
 
 import numpy as np

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <array>
+#include <functional>
 
 using namespace mlir;
 
@@ -210,9 +211,55 @@ struct AsyncCopyConversion : OpConversionPattern<ttg::AsyncCopyGlobalToLocalOp> 
 
 } // namespace
 
+/// The next value of a loop-carried tile that reads streamed loads (kComputedPerElementAttr):
+/// a loop nest computes each element, loading what it reads where it is used, and writes it
+/// over the loop-carried tile (read at that index just before), so that the tile is updated in
+/// place, with no buffer per iteration. Any elementwise op may carry the marker, so this
+/// matches them all.
+struct ComputedPerElementConversion : ConversionPattern {
+  ComputedPerElementConversion(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasAttr(kComputedPerElementAttr))
+      return failure();
+    Value carried = loopCarriedTileUpdatedBy(op);
+    auto tileType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!carried || !tileType)
+      return rewriter.notifyMatchFailure(op, "not the update of a loop-carried tile");
+    Location loc = op->getLoc();
+    ArrayRef<int64_t> shape = tileType.getShape();
+    TileElementMaterializer elements(rewriter, *getTypeConverter());
+    SmallVector<Value> indices;
+    std::function<Value(OpBuilder &, Location, Value)> build = [&](OpBuilder &b, Location loc,
+                                                                   Value tile) -> Value {
+      if (indices.size() == shape.size()) {
+        elements.readFrom(carried, tile);
+        Value element = elements.elementAt(b, loc, op->getResult(0), indices);
+        return tensor::InsertOp::create(b, loc, asTensorElement(b, loc, element), tile, indices);
+      }
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value extent = arith::ConstantIndexOp::create(b, loc, shape[indices.size()]);
+      auto loop = scf::ForOp::create(
+          b, loc, zero, extent, one, ValueRange{tile},
+          [&](OpBuilder &b, Location loc, Value index, ValueRange args) {
+            indices.push_back(index);
+            Value next = build(b, loc, args[0]);
+            indices.pop_back();
+            scf::YieldOp::create(b, loc, next);
+          });
+      return loop.getResult(0);
+    };
+    rewriter.replaceOp(op, build(rewriter, loc, rewriter.getRemappedValue(carried)));
+    return success();
+  }
+};
+
 void populateMemoryPatterns(TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LoadConversion, StoreConversion, AsyncCopyConversion>(converter,
-                                                                     patterns.getContext());
+  patterns.add<LoadConversion, StoreConversion, AsyncCopyConversion, ComputedPerElementConversion>(
+      converter, patterns.getContext());
 }
 
 } // namespace tritium

@@ -6,9 +6,10 @@
 // (axes are powers of two), each level a parallel linalg.generic, as a GPU's tree does.
 // Either way the loops vectorize. A scan of a 1-D tile walks it in chunks of 16, each chunk
 // scanned by doubling in a tile of its own (which stays in registers) and combined with the
-// running value of the chunks before it; along the innermost axis of a larger tile it doubles
-// its reach pass by pass (each pass a parallel linalg.generic); along an outer axis it walks
-// the axis with a loop, combining each slice (a contiguous row) with the running one.
+// running value of the chunks before it; a 2-D tile scanned along its rows does so row by row;
+// along the innermost axis of a short row or a larger tile it doubles its reach pass by pass
+// (each pass a parallel linalg.generic); along an outer axis it walks the axis with a loop,
+// combining each slice (a contiguous row) with the running one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -398,6 +399,37 @@ SmallVector<Value> scanInChunks(OpBuilder &b, Location loc, Region &combiner, Va
   return SmallVector<Value>(loop.getResults().drop_front(n));
 }
 
+/// A scan along the rows of a 2-D tile (Inductor's [XBLOCK, R0_BLOCK] scans), each row in turn
+/// as a 1-D tile (scanInChunks) written back in place: one walk over each row instead of
+/// log2(row length) doubling passes over the whole tile.
+SmallVector<Value> scanRowsInChunks(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
+                                    bool reverse) {
+  auto type = cast<RankedTensorType>(srcs[0].getType());
+  int64_t rows = type.getDimSize(0), size = type.getDimSize(1);
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(size)};
+  SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1)};
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, rows), one, srcs,
+      [&](OpBuilder &b, Location loc, Value row, ValueRange tiles) {
+        SmallVector<OpFoldResult> offsets = {row, b.getIndexAttr(0)};
+        SmallVector<Value> rowTiles;
+        for (Value tile : tiles) {
+          auto rowType = RankedTensorType::get({size}, cast<RankedTensorType>(tile.getType()).getElementType());
+          rowTiles.push_back(tensor::ExtractSliceOp::create(b, loc, rowType, tile, offsets, sizes,
+                                                            strides));
+        }
+        SmallVector<Value> scanned = scanInChunks(b, loc, combiner, rowTiles, reverse);
+        SmallVector<Value> next;
+        for (auto [rowScan, tile] : llvm::zip(scanned, tiles))
+          next.push_back(
+              tensor::InsertSliceOp::create(b, loc, rowScan, tile, offsets, sizes, strides));
+        scf::YieldOp::create(b, loc, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
 struct ScanConversion : OpConversionPattern<tt::ScanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
@@ -412,6 +444,10 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
     // vectorizes as it is; along the innermost axis, doubling passes do.
     if (srcType.getRank() == 1 && size >= 2 * kScanChunk) {
       rewriter.replaceOp(op, scanInChunks(rewriter, loc, op.getCombineOp(), srcs, reverse));
+      return success();
+    }
+    if (srcType.getRank() == 2 && axis == 1 && size >= 2 * kScanChunk) {
+      rewriter.replaceOp(op, scanRowsInChunks(rewriter, loc, op.getCombineOp(), srcs, reverse));
       return success();
     }
     if (axis == srcType.getRank() - 1 && size > 1) {

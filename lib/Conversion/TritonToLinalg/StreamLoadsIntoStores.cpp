@@ -13,6 +13,12 @@
 // elements (the same pointer tile, as for an in-place update): a store that moves data within
 // one buffer keeps the buffer.
 //
+// A loop that accumulates loaded tiles into a loop-carried tile (`acc = tl.where(mask, acc + x,
+// acc)`, as Inductor writes every reduction that loops, and `acc += tl.load(...)` in
+// tutorials) is a consumer too: the elementwise op whose tile the loop yields computes its
+// elements one by one into the next tile, loading each element of `x` where it is added,
+// instead of copying the loaded tile into a buffer and adding the buffer.
+//
 // Tile stores of one shape with nothing but side-effect-free ops between them (Inductor's
 // kernels end with one store per output) are moved next to each other and written in one
 // loop, each iteration computing every stored element before storing any: loads read there
@@ -26,6 +32,7 @@
 #include "tritium/Conversion/TritonToLinalg/Passes.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -92,6 +99,8 @@ public:
       load->setAttr(kReadAtUseAttr, UnitAttr::get(load.getContext()));
       for (tt::ReduceOp reduce : reductionsFed[load])
         reduce->setAttr(kReadAtUseAttr, UnitAttr::get(load.getContext()));
+      for (Operation *next : loopCarriedTilesFed[load])
+        next->setAttr(kComputedPerElementAttr, UnitAttr::get(load.getContext()));
     }
   }
 
@@ -149,8 +158,25 @@ private:
     return reduce.getSrcs().size() == 1 && combinerIdentity(reduce.getCombineOp());
   }
 
+  /// The elementwise op that computes the next value of a loop-carried tile, when `value` (a
+  /// tile some streamed load feeds) is what `yield` hands to the next iteration of an scf.for;
+  /// null otherwise (a loaded tile yielded as it is, a while loop). Cheap ops only: each
+  /// element is computed once, in the loop nest that writes the new tile.
+  static Operation *nextLoopCarriedTile(Value value, Operation *yield) {
+    Operation *def = value.getDefiningOp();
+    if (!isa<scf::YieldOp>(yield) || !isa<scf::ForOp>(yield->getParentOp()) || !def ||
+        def->getBlock() != yield->getBlock())
+      return nullptr;
+    if (!isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) ||
+        !isRecomputedPerElement(def) || isCostlyElementwise(def) ||
+        !loopCarriedTileUpdatedBy(def))
+      return nullptr;
+    return def;
+  }
+
   /// Whether every use of `load` is recomputed per element and ends in stores, reductions that
-  /// fold element by element, or streamed loads, which may all read it there. A costly value
+  /// fold element by element, the next values of loop-carried tiles, or streamed loads, which
+  /// may all read it there. A costly value
   /// (exp, a division) on the way that more than one loop would compute (two reductions, or a
   /// reduction and the stores) is better computed once into a tile: the load is then not
   /// streamed.
@@ -159,6 +185,7 @@ private:
     llvm::SmallPtrSet<Operation *, 16> visited;
     SmallVector<Operation *> consumers;
     SmallVector<tt::ReduceOp> reductions;
+    SmallVector<Operation *> loopCarried;
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Operation *user : value.getUsers()) {
@@ -173,6 +200,14 @@ private:
             return false;
           consumers.push_back(user);
           reductions.push_back(reduce);
+          continue;
+        }
+        if (isa<scf::YieldOp>(user)) {
+          Operation *next = nextLoopCarriedTile(value, user);
+          if (!next)
+            return false;
+          consumers.push_back(next);
+          loopCarried.push_back(next);
           continue;
         }
         if (auto consumer = dyn_cast<tt::LoadOp>(user)) {
@@ -207,6 +242,7 @@ private:
           return false;
     }
     reductionsFed[load] = std::move(reductions);
+    loopCarriedTilesFed[load] = std::move(loopCarried);
     return true;
   }
 
@@ -221,6 +257,7 @@ private:
 
   llvm::SetVector<tt::LoadOp> streamed;
   llvm::DenseMap<tt::LoadOp, SmallVector<tt::ReduceOp>> reductionsFed;
+  llvm::DenseMap<tt::LoadOp, SmallVector<Operation *>> loopCarriedTilesFed;
 };
 
 struct StreamLoadsIntoStoresPass

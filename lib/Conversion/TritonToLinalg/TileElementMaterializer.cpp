@@ -29,7 +29,11 @@ Value TileElementMaterializer::elementAt(OpBuilder &b, Location loc, Value tile,
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
-  Value element = compute(b, loc, tile, indices);
+  Value element;
+  if (auto substitute = substitutes.find(tile); substitute != substitutes.end())
+    element = tensor::ExtractOp::create(b, loc, substitute->second, indices);
+  else
+    element = compute(b, loc, tile, indices);
   cache[key] = element;
   return element;
 }
@@ -79,6 +83,38 @@ static bool needsWholeTile(Operation *user) {
 bool isRecomputedPerElement(Operation *op) {
   return isa<tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp>(op) ||
          isRecomputableElementwise(op);
+}
+
+Value loopCarriedTileUpdatedBy(Operation *op) {
+  if (op->getNumResults() != 1)
+    return {};
+  Value carried;
+  for (OpOperand &use : op->getResult(0).getUses())
+    if (isa<scf::YieldOp>(use.getOwner()) && use.getOwner()->getBlock() == op->getBlock())
+      if (auto loop = dyn_cast<scf::ForOp>(use.getOwner()->getParentOp()))
+        carried = loop.getRegionIterArgs()[use.getOperandNumber()];
+  if (!carried)
+    return {};
+  // Through the ops recomputed per element on the way to `op`, the carried tile may only be
+  // read at the index being computed: by elementwise ops, not through broadcasts or
+  // expand_dims (which read other indices, some already overwritten).
+  // Each op is visited with whether its elements are computed at the index being written.
+  SmallVector<std::pair<Operation *, bool>> worklist = {{op, true}};
+  llvm::SmallPtrSet<Operation *, 16> visited[2]; // [elements computed at the index or not]
+  while (!worklist.empty()) {
+    auto [current, atIndex] = worklist.pop_back_val();
+    if (!visited[atIndex].insert(current).second)
+      continue;
+    bool operandsAtIndex = atIndex && isRecomputableElementwise(current);
+    for (Value operand : current->getOperands()) {
+      if (operand == carried && !operandsAtIndex)
+        return {};
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == op->getBlock() && isRecomputedPerElement(def))
+        worklist.push_back({def, operandsAtIndex});
+    }
+  }
+  return carried;
 }
 
 /// `op` and the stores stream-loads-into-stores grouped with it (the next ones, adjacent, of
@@ -254,8 +290,11 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
       operands.push_back(elementAt(b, loc, operand, indices));
     Type elementType =
         converter.convertType(cast<RankedTensorType>(tile.getType()).getElementType());
-    OperationState state(loc, def->getName(), operands, TypeRange{elementType},
-                         def->getAttrs());
+    SmallVector<NamedAttribute> attributes;
+    for (NamedAttribute attribute : def->getAttrs())
+      if (attribute.getName() != kComputedPerElementAttr)
+        attributes.push_back(attribute);
+    OperationState state(loc, def->getName(), operands, TypeRange{elementType}, attributes);
     return b.create(state)->getResult(0);
   }
 

@@ -25,6 +25,12 @@ namespace tritium {
 /// of the stores that consume them, instead of into a buffer (see StreamLoadsIntoStores.cpp).
 constexpr llvm::StringLiteral kReadAtUseAttr = "tritium.read_at_use";
 
+/// Attribute on an elementwise op whose tile is the next value of a loop-carried tile (`acc =
+/// tl.where(mask, acc + x, acc)` yielded by a loop) and reads a streamed load: a loop nest
+/// computes its elements one by one, loading where they are used, into the new tile (see
+/// StreamLoadsIntoStores.cpp).
+constexpr llvm::StringLiteral kComputedPerElementAttr = "tritium.computed_per_element";
+
 /// Attribute on the first of adjacent tile `tt.store`s of one shape that are written in one
 /// loop (see StreamLoadsIntoStores.cpp): the number of stores in the group, itself included.
 constexpr llvm::StringLiteral kStoreGroupAttr = "tritium.store_group";
@@ -49,6 +55,12 @@ mlir::TypedAttr combinerIdentity(mlir::Region &combiner);
 /// materializer reads such a tile from its tensor when something needs it whole.
 bool isCostlyElementwise(mlir::Operation *op);
 
+/// The loop-carried tile whose next value `op` computes (kComputedPerElementAttr): the
+/// iter_arg of the scf.for whose yield takes `op`'s result, when every op through which that
+/// iter_arg reaches `op` reads it elementwise, at the index it computes (so the tile can be
+/// updated in place, each element read before it is written); null otherwise.
+mlir::Value loopCarriedTileUpdatedBy(mlir::Operation *op);
+
 /// Whether the materializer recomputes the elements of `op`'s result from the elements of its
 /// tile operands at the same indices (broadcasts, expand_dims, addptr, pure elementwise
 /// arith/math), rather than reading them back from a materialized tensor.
@@ -69,6 +81,11 @@ public:
   /// dividend: the caller has established that the range does not wrap.
   void assumeUnwrapped(mlir::Operation *op) { unwrapped.insert(op); }
 
+  /// From now on, elements of the original tile `tile` are read from the converted tensor
+  /// `tensor` (a loop-carried tile being updated in place, whose element at an index is read
+  /// before it is written).
+  void readFrom(mlir::Value tile, mlir::Value tensor) { substitutes[tile] = tensor; }
+
 private:
   mlir::Value compute(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
                       mlir::ValueRange indices);
@@ -79,6 +96,7 @@ private:
   const mlir::TypeConverter &converter;
   std::map<std::pair<void *, std::vector<void *>>, mlir::Value> cache;
   llvm::SmallPtrSet<mlir::Operation *, 4> unwrapped;
+  llvm::DenseMap<mlir::Value, mlir::Value> substitutes;
 };
 
 } // namespace tritium

@@ -1,5 +1,6 @@
 //===- TritonToLinalgPass.cpp - the convert-triton-to-linalg pass ---------===//
 
+#include "TileElementMaterializer.h"
 #include "tritium/Conversion/TritonToLinalg/Passes.h"
 #include "tritium/Conversion/TritonToLinalg/PopulatePatterns.h"
 #include "tritium/Dialect/Triton/IR/Dialect.h"
@@ -52,7 +53,9 @@ struct ConvertTritonToLinalgPass
                            math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                            tensor::TensorDialect, ub::UBDialect, cf::ControlFlowDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect, ub::UBDialect>(
-        [&](Operation *op) { return converter.isLegal(op); });
+        [&](Operation *op) {
+          return converter.isLegal(op) && !op->hasAttr(kComputedPerElementAttr);
+        });
     target.addLegalOp<ModuleOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
 

@@ -156,3 +156,22 @@ tt.func @cumsum_in_chunks(%arg0: tensor<64xf32>) -> tensor<64xf32> {
   }) : (tensor<64xf32>) -> tensor<64xf32>
   tt.return %0 : tensor<64xf32>
 }
+
+// -----
+
+// Rows of a 2-D tile at least two chunks long are walked one by one, each as a 1-D scan in
+// chunks, and written back in place.
+// CHECK-LABEL: func.func @cumsum_rows_in_chunks
+// CHECK: scf.for %[[ROW:.+]] = %c0 to %c2 step %c1 iter_args(%[[TILE:.+]] = %arg0) -> (tensor<2x32xf32>)
+// CHECK:   %[[LINE:.+]] = tensor.extract_slice %[[TILE]][%[[ROW]], 0] [1, 32] [1, 1] : tensor<2x32xf32> to tensor<32xf32>
+// CHECK:   linalg.copy ins(%{{.+}} : tensor<16xf32>)
+// CHECK:   scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, tensor<32xf32>)
+// CHECK:   tensor.insert_slice %{{.+}} into %[[TILE]][%[[ROW]], 0] [1, 32] [1, 1] : tensor<32xf32> into tensor<2x32xf32>
+tt.func @cumsum_rows_in_chunks(%arg0: tensor<2x32xf32>) -> tensor<2x32xf32> {
+  %0 = "tt.scan"(%arg0) <{axis = 1 : i32, reverse = false}> ({
+  ^bb0(%a: f32, %b: f32):
+    %1 = arith.addf %a, %b : f32
+    tt.scan.return %1 : f32
+  }) : (tensor<2x32xf32>) -> tensor<2x32xf32>
+  tt.return %0 : tensor<2x32xf32>
+}

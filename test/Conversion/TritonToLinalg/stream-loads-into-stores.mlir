@@ -317,3 +317,89 @@ tt.func @volatile_load(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>) {
   tt.store %op, %v : tensor<8x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A loop accumulating loaded tiles into a loop-carried tile, as Inductor writes a reduction
+// that loops (`acc = tl.where(mask, acc + x, acc)`): the select that makes the next tile
+// computes it element by element over the loop-carried tile, in place, loading each element of
+// x where it is added; no buffer is allocated for the loaded tile or the new one.
+// CHECK-LABEL: tt.func @accumulate_in_loop
+// CHECK: tt.load %{{.+}}, %{{.+}} {tritium.read_at_use} : tensor<4x8x!tt.ptr<f32>>
+// CHECK: arith.select %{{.+}} {tritium.computed_per_element} : tensor<4x8xi1>, tensor<4x8xf32>
+// CHECK: scf.yield
+// LINALG-LABEL: func.func @accumulate_in_loop
+// LINALG-NOT: memref.alloc
+// LINALG: scf.for %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<4x8xf32>)
+// LINALG:   scf.for %{{.+}} iter_args(%[[ROWS:.+]] = %[[ACC]]) -> (tensor<4x8xf32>)
+// LINALG:     scf.for %{{.+}} iter_args(%[[TILE:.+]] = %[[ROWS]]) -> (tensor<4x8xf32>)
+// LINALG:       %[[OLD:.+]] = tensor.extract %[[TILE]]
+// LINALG:       %[[X:.+]] = scf.if %{{.+}} -> (f32) {
+// LINALG:         llvm.load
+// LINALG:       %[[SUM:.+]] = arith.addf %[[OLD]], %[[X]] : f32
+// LINALG:       %[[KEPT:.+]] = arith.select %{{.+}}, %[[SUM]], %[[OLD]] : f32
+// LINALG:       tensor.insert %[[KEPT]] into %[[TILE]]
+// LINALG-NOT: memref.alloc
+// LINALG: linalg.reduce
+tt.func @accumulate_in_loop(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %rows: i32) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<4x8xf32>
+  %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+  %cols = tt.broadcast %c2 : tensor<1x8xi32> -> tensor<4x8xi32>
+  %eight = arith.constant dense<8> : tensor<4x1xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+  %acc = scf.for %i = %c0 to %rows step %c4 iter_args(%a = %zero) -> (tensor<4x8xf32>) : i32 {
+    %is = tt.splat %i : i32 -> tensor<4x1xi32>
+    %row = arith.addi %is, %r2 : tensor<4x1xi32>
+    %bound = tt.splat %rows : i32 -> tensor<4x1xi32>
+    %inrow = arith.cmpi slt, %row, %bound : tensor<4x1xi32>
+    %mask = tt.broadcast %inrow : tensor<4x1xi1> -> tensor<4x8xi1>
+    %rowoff = arith.muli %row, %eight : tensor<4x1xi32>
+    %rowoffs = tt.broadcast %rowoff : tensor<4x1xi32> -> tensor<4x8xi32>
+    %offs = arith.addi %rowoffs, %cols : tensor<4x8xi32>
+    %p = tt.addptr %xs, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+    %v = tt.load %p, %mask : tensor<4x8x!tt.ptr<f32>>
+    %sum = arith.addf %a, %v : tensor<4x8xf32>
+    %next = arith.select %mask, %sum, %a : tensor<4x8xi1>, tensor<4x8xf32>
+    scf.yield %next : tensor<4x8xf32>
+  }
+  %total = "tt.reduce"(%acc) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %rr: f32):
+    %s = arith.addf %l, %rr : f32
+    tt.reduce.return %s : f32
+  }) : (tensor<4x8xf32>) -> tensor<8xf32>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %c : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %total : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A loop that carries a loaded tile as it is (software pipelining: this iteration's load is
+// the next iteration's input) needs the tile itself: the load keeps its buffer.
+// CHECK-LABEL: tt.func @carry_loaded_tile
+// CHECK-NOT: tritium.read_at_use
+// CHECK-NOT: tritium.computed_per_element
+tt.func @carry_loaded_tile(%x: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<8xf32>
+  %c = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %zero) -> (tensor<8xf32>) : i32 {
+    %is = tt.splat %i : i32 -> tensor<8xi32>
+    %offs = arith.addi %is, %c : tensor<8xi32>
+    %p = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %v = tt.load %p : tensor<8x!tt.ptr<f32>>
+    scf.yield %v : tensor<8xf32>
+  }
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %op = tt.addptr %os, %c : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %op, %last : tensor<8x!tt.ptr<f32>>
+  tt.return
+}

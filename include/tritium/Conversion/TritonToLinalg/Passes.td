@@ -191,6 +191,13 @@ def StreamLoadsIntoStores : Pass<"stream-loads-into-stores", "mlir::ModuleOp"> {
     over memory. A store into the load's own base pointer through a different pointer tile
     keeps the load as it is (elements it moves must be read before any is written).
 
+    A use may also end in the `scf.yield` of an `scf.for` that carries a tile (`acc =
+    tl.where(mask, acc + x, acc)`, Inductor's looped reductions): the cheap elementwise op
+    whose result is yielded gets `tritium.computed_per_element`, provided the carried tile
+    reaches it only through elementwise ops (each element of it read at the index being
+    computed). convert-triton-to-linalg then computes that op element by element over the
+    carried tile, in place, loading `x` where it is added.
+
     Tile stores of one shape separated only by side-effect-free ops are first moved next to
     each other and the first gets `tritium.store_group = N` (N stores): convert-triton-to-linalg
     writes them in one loop whose iterations compute every stored element before storing any.
