@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <array>
-#include <functional>
 
 using namespace mlir;
 
@@ -228,31 +227,14 @@ struct ComputedPerElementConversion : ConversionPattern {
     auto tileType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!carried || !tileType)
       return rewriter.notifyMatchFailure(op, "not the update of a loop-carried tile");
-    Location loc = op->getLoc();
-    ArrayRef<int64_t> shape = tileType.getShape();
     TileElementMaterializer elements(rewriter, *getTypeConverter());
-    SmallVector<Value> indices;
-    std::function<Value(OpBuilder &, Location, Value)> build = [&](OpBuilder &b, Location loc,
-                                                                   Value tile) -> Value {
-      if (indices.size() == shape.size()) {
-        elements.readFrom(carried, tile);
-        Value element = elements.elementAt(b, loc, op->getResult(0), indices);
-        return tensor::InsertOp::create(b, loc, asTensorElement(b, loc, element), tile, indices);
-      }
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      Value extent = arith::ConstantIndexOp::create(b, loc, shape[indices.size()]);
-      auto loop = scf::ForOp::create(
-          b, loc, zero, extent, one, ValueRange{tile},
-          [&](OpBuilder &b, Location loc, Value index, ValueRange args) {
-            indices.push_back(index);
-            Value next = build(b, loc, args[0]);
-            indices.pop_back();
-            scf::YieldOp::create(b, loc, next);
-          });
-      return loop.getResult(0);
-    };
-    rewriter.replaceOp(op, build(rewriter, loc, rewriter.getRemappedValue(carried)));
+    Value updated = updateEachElement(
+        rewriter, op->getLoc(), rewriter.getRemappedValue(carried),
+        [&](OpBuilder &b, Location loc, ValueRange indices, Value current) {
+          elements.readFrom(carried, current);
+          return asTensorElement(b, loc, elements.elementAt(b, loc, op->getResult(0), indices));
+        });
+    rewriter.replaceOp(op, updated);
     return success();
   }
 };

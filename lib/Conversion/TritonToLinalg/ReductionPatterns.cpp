@@ -405,26 +405,20 @@ SmallVector<Value> scanInChunks(OpBuilder &b, Location loc, Region &combiner, Va
 SmallVector<Value> scanRowsInChunks(OpBuilder &b, Location loc, Region &combiner, ValueRange srcs,
                                     bool reverse) {
   auto type = cast<RankedTensorType>(srcs[0].getType());
-  int64_t rows = type.getDimSize(0), size = type.getDimSize(1);
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(size)};
-  SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1)};
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
-      b, loc, zero, arith::ConstantIndexOp::create(b, loc, rows), one, srcs,
+      b, loc, zero, arith::ConstantIndexOp::create(b, loc, type.getDimSize(0)), one, srcs,
       [&](OpBuilder &b, Location loc, Value row, ValueRange tiles) {
-        SmallVector<OpFoldResult> offsets = {row, b.getIndexAttr(0)};
         SmallVector<Value> rowTiles;
-        for (Value tile : tiles) {
-          auto rowType = RankedTensorType::get({size}, cast<RankedTensorType>(tile.getType()).getElementType());
-          rowTiles.push_back(tensor::ExtractSliceOp::create(b, loc, rowType, tile, offsets, sizes,
-                                                            strides));
-        }
+        for (Value tile : tiles)
+          rowTiles.push_back(sliceAlong(b, loc, tile, 0, row, 1, /*dropAxis=*/true));
         SmallVector<Value> scanned = scanInChunks(b, loc, combiner, rowTiles, reverse);
+        AxisSlice slice(b, type, 0, row, 1);
         SmallVector<Value> next;
         for (auto [rowScan, tile] : llvm::zip(scanned, tiles))
-          next.push_back(
-              tensor::InsertSliceOp::create(b, loc, rowScan, tile, offsets, sizes, strides));
+          next.push_back(tensor::InsertSliceOp::create(b, loc, rowScan, tile, slice.offsets,
+                                                       slice.sizes, slice.strides));
         scf::YieldOp::create(b, loc, next);
       });
   return SmallVector<Value>(loop.getResults());

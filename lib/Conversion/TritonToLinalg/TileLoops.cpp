@@ -7,22 +7,44 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
 namespace tritium {
 
+namespace {
+/// Bounds of the loops over every index of `shape`: from 0 by 1 to each extent.
+struct IndexBounds {
+  SmallVector<Value> lbs, ubs, steps;
+  IndexBounds(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t size : shape) {
+      lbs.push_back(zero);
+      ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+      steps.push_back(one);
+    }
+  }
+};
+} // namespace
+
 SmallVector<scf::ForOp> forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                                      function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  SmallVector<Value> lbs, ubs, steps;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  for (int64_t size : shape) {
-    lbs.push_back(zero);
-    ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
-    steps.push_back(one);
-  }
-  return scf::buildLoopNest(b, loc, lbs, ubs, steps, body).loops;
+  IndexBounds bounds(b, loc, shape);
+  return scf::buildLoopNest(b, loc, bounds.lbs, bounds.ubs, bounds.steps, body).loops;
+}
+
+Value updateEachElement(OpBuilder &b, Location loc, Value tile,
+                        function_ref<Value(OpBuilder &, Location, ValueRange, Value)> element) {
+  IndexBounds bounds(b, loc, cast<RankedTensorType>(tile.getType()).getShape());
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, bounds.lbs, bounds.ubs, bounds.steps, ValueRange{tile},
+      [&](OpBuilder &b, Location loc, ValueRange indices, ValueRange current) -> scf::ValueVector {
+        Value value = element(b, loc, indices, current[0]);
+        return {tensor::InsertOp::create(b, loc, value, current[0], indices)};
+      });
+  return nest.results[0];
 }
 
 void markIterationsIndependent(ArrayRef<scf::ForOp> loops) {

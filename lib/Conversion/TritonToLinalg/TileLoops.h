@@ -14,6 +14,14 @@ llvm::SmallVector<mlir::scf::ForOp>
 forEachIndex(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> shape,
              llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)> body);
 
+/// `tile` (a tensor) with each element replaced by `element(indices, current)`, where `current`
+/// is the tile as updated so far: a loop nest whose iterations update it in place, each index
+/// once, so an element read at its own index before it is written is still the old one.
+mlir::Value updateEachElement(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange, mlir::Value)>
+        element);
+
 /// Tells LLVM that no iteration of `loops` (a nest) depends on another through the LLVM
 /// loads and stores in them (`!llvm.access.group` and the loops' `parallel_accesses`), so it
 /// vectorizes them without checking at run time that the pointers do not overlap, a check
