@@ -11,10 +11,19 @@
 // CHECK: tensor.extract_slice %arg1[%[[K]], %[[N]]] [1, 32] [1, 1]
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-NOT: linalg.matmul
-// With 256-bit registers (16 of them) the block is 4 rows x 16 columns: 8 registers of C.
+// With 256-bit registers (16 of them) the block is 6 rows x 16 columns: 12 registers of C.
+// 32 rows are 30 in 6-row blocks, then the last 2 rows, a matmul of their own, in 2x16 blocks;
+// each in its slice of C.
 // AVX2-LABEL: func.func @f32_blocks
-// AVX2: scf.for %{{.+}} = %{{.+}} to %c32 step %c4
-// AVX2: vector.contract {{.+}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// AVX2: %[[A0:.+]] = tensor.extract_slice %arg0[0, 0] [30, 16] [1, 1]
+// AVX2: %[[C0:.+]] = tensor.extract_slice %arg2[0, 0] [30, 32] [1, 1]
+// AVX2: scf.for %{{.+}} = %{{.+}} to %c30 step %c6
+// AVX2: vector.contract {{.+}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// AVX2: %[[C1:.+]] = tensor.insert_slice %{{.+}} into %arg2[0, 0] [30, 32] [1, 1]
+// AVX2: tensor.extract_slice %arg0[30, 0] [2, 16] [1, 1]
+// AVX2: tensor.extract_slice %[[C1]][30, 0] [2, 32] [1, 1]
+// AVX2: vector.contract {{.+}} : vector<2x1xf32>, vector<1x16xf32> into vector<2x16xf32>
+// AVX2: tensor.insert_slice %{{.+}} into %[[C1]][30, 0] [2, 32] [1, 1]
 // AVX2-NOT: linalg.matmul
 func.func @f32_blocks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<32x16xf32>, tensor<16x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
@@ -23,11 +32,12 @@ func.func @f32_blocks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<3
 
 // -----
 
-// f64 lanes are half as many: 4 x 8 when M is not a multiple of 8.
+// f64 lanes are half as many: 4 x 8 when M is not a multiple of 8; 6 x 8 with 256-bit registers.
 // CHECK-LABEL: func.func @f64_blocks
 // CHECK: vector.contract {{.+}} : vector<4x1xf64>, vector<1x16xf64> into vector<4x16xf64>
 // AVX2-LABEL: func.func @f64_blocks
-// AVX2: vector.contract {{.+}} : vector<4x1xf64>, vector<1x8xf64> into vector<4x8xf64>
+// AVX2-NOT: tensor.extract_slice %arg2
+// AVX2: vector.contract {{.+}} : vector<6x1xf64>, vector<1x8xf64> into vector<6x8xf64>
 func.func @f64_blocks(%a: tensor<12x8xf64>, %b: tensor<8x16xf64>, %c: tensor<12x16xf64>) -> tensor<12x16xf64> {
   %0 = linalg.matmul ins(%a, %b : tensor<12x8xf64>, tensor<8x16xf64>) outs(%c : tensor<12x16xf64>) -> tensor<12x16xf64>
   return %0 : tensor<12x16xf64>
@@ -40,7 +50,7 @@ func.func @f64_blocks(%a: tensor<12x8xf64>, %b: tensor<8x16xf64>, %c: tensor<12x
 // CHECK-NOT: vector.contract
 // CHECK: linalg.matmul {{.+}} -> tensor<16x24xf32>
 // CHECK: linalg.matmul {{.+}} -> tensor<16x32xf32>
-// With 256-bit registers one vector of 8 divides N = 24: 4x8 blocks.
+// With 256-bit registers one vector of 8 divides N = 24 (two do not: no 6-row blocks): 4x8 blocks.
 // AVX2-LABEL: func.func @left_alone
 // AVX2: vector.contract {{.+}} : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
 // AVX2: linalg.matmul {{.+}} -> tensor<16x32xf32>
