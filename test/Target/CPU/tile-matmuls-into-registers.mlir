@@ -12,18 +12,18 @@
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-NOT: linalg.matmul
 // With 256-bit registers (16 of them) the block is 6 rows x 16 columns: 12 registers of C.
-// 32 rows are 30 in 6-row blocks, then the last 2 rows, a matmul of their own, in 2x16 blocks;
-// each in its slice of C.
+// 32 rows are 24 in 6-row blocks, then the last 8 rows, a matmul of their own, in 4x16 blocks
+// (8 accumulators; 30 + 2 would leave 2x16 blocks with 4); each in its slice of C.
 // AVX2-LABEL: func.func @f32_blocks
-// AVX2: %[[A0:.+]] = tensor.extract_slice %arg0[0, 0] [30, 16] [1, 1]
-// AVX2: %[[C0:.+]] = tensor.extract_slice %arg2[0, 0] [30, 32] [1, 1]
-// AVX2: scf.for %{{.+}} = %{{.+}} to %c30 step %c6
+// AVX2: %[[A0:.+]] = tensor.extract_slice %arg0[0, 0] [24, 16] [1, 1]
+// AVX2: %[[C0:.+]] = tensor.extract_slice %arg2[0, 0] [24, 32] [1, 1]
+// AVX2: scf.for %{{.+}} = %{{.+}} to %c24 step %c6
 // AVX2: vector.contract {{.+}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
-// AVX2: %[[C1:.+]] = tensor.insert_slice %{{.+}} into %arg2[0, 0] [30, 32] [1, 1]
-// AVX2: tensor.extract_slice %arg0[30, 0] [2, 16] [1, 1]
-// AVX2: tensor.extract_slice %[[C1]][30, 0] [2, 32] [1, 1]
-// AVX2: vector.contract {{.+}} : vector<2x1xf32>, vector<1x16xf32> into vector<2x16xf32>
-// AVX2: tensor.insert_slice %{{.+}} into %[[C1]][30, 0] [2, 32] [1, 1]
+// AVX2: %[[C1:.+]] = tensor.insert_slice %{{.+}} into %arg2[0, 0] [24, 32] [1, 1]
+// AVX2: tensor.extract_slice %arg0[24, 0] [8, 16] [1, 1]
+// AVX2: tensor.extract_slice %[[C1]][24, 0] [8, 32] [1, 1]
+// AVX2: vector.contract {{.+}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// AVX2: tensor.insert_slice %{{.+}} into %[[C1]][24, 0] [8, 32] [1, 1]
 // AVX2-NOT: linalg.matmul
 func.func @f32_blocks(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<32x16xf32>, tensor<16x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
@@ -59,4 +59,20 @@ func.func @left_alone(%a: tensor<16x8xf32>, %b: tensor<8x24xf32>, %c: tensor<16x
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x24xf32>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>
   %1 = linalg.matmul ins(%h, %g : tensor<16x8xf16>, tensor<8x32xf16>) outs(%d : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %0, %1 : tensor<16x24xf32>, tensor<16x32xf32>
+}
+
+// -----
+
+// 14 rows: 12 in 6-row blocks and 2 left over (no multiple of 6 of at least 12 leaves a multiple
+// of 4), in 2x16 blocks.
+// AVX2-LABEL: func.func @two_rows_left
+// AVX2: scf.for %{{.+}} = %{{.+}} to %c12 step %c6
+// AVX2: vector.contract {{.+}} : vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// AVX2: tensor.extract_slice %arg0[12, 0] [2, 8] [1, 1]
+// AVX2: vector.contract {{.+}} : vector<2x1xf32>, vector<1x16xf32> into vector<2x16xf32>
+// CHECK-LABEL: func.func @two_rows_left
+// CHECK: vector.contract {{.+}} : vector<2x1xf32>, vector<1x16xf32> into vector<2x16xf32>
+func.func @two_rows_left(%a: tensor<14x8xf32>, %b: tensor<8x16xf32>, %c: tensor<14x16xf32>) -> tensor<14x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<14x8xf32>, tensor<8x16xf32>) outs(%c : tensor<14x16xf32>) -> tensor<14x16xf32>
+  return %0 : tensor<14x16xf32>
 }

@@ -10,8 +10,8 @@
 // With 16 vector registers (AVX2) the best block is 6 rows x 2 vectors: 12 accumulators hide
 // the FMA latency (4 cycles on two pipes needs 8 independent sums, and a block of exactly 8
 // stalls at the slightest delay) and each row of B loaded serves 6 FMAs instead of 4. Tiles
-// have power-of-two rows, so the rows past the last multiple of 6 form a matmul of their own
-// with a smaller block.
+// have power-of-two rows, so the rows past a multiple of 6 form a matmul of their own with a
+// smaller block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,7 +74,9 @@ std::optional<Block> registerBlockOf(linalg::MatmulOp op, int64_t vectorBits) {
 }
 
 /// The rows of C that take 6-row blocks of two vectors, with 16 vector registers (see the top
-/// of the file): the largest multiple of 6 whose remainder a smaller block divides, or 0.
+/// of the file): the largest multiple of 6 that leaves a multiple of 4 rows (4x16 blocks keep
+/// 8 accumulators; a 2x16 block keeps 4 and waits on the FMA latency half the time), else of
+/// 2; or 0. 64 rows are 60 + 4, 32 are 24 + 8, 128 are 120 + 8.
 int64_t rowsInSixRowBlocks(linalg::MatmulOp op, int64_t vectorBits) {
   Type element = registerBlockElementType(op);
   if (vectorBits >= 512 || !element)
@@ -82,10 +84,13 @@ int64_t rowsInSixRowBlocks(linalg::MatmulOp op, int64_t vectorBits) {
   auto c = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
   int64_t m = c.getDimSize(0), n = c.getDimSize(1);
-  int64_t rows = m - m % 6;
-  if (rows < 12 || n % (2 * lanes) != 0 || (m - rows) % 2 != 0)
+  if (n % (2 * lanes) != 0)
     return 0;
-  return rows;
+  for (int64_t rest : {4, 2})
+    for (int64_t rows = m - m % 6; rows >= 12; rows -= 6)
+      if ((m - rows) % rest == 0)
+        return rows;
+  return 0;
 }
 
 /// `op` as two matmuls: rows [0, rows) of C, then the rest, each in its slice of C (a pair

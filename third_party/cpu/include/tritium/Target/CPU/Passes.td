@@ -282,8 +282,9 @@ def TileMatmulsIntoRegisters : Pass<"tritium-cpu-tile-matmuls-into-registers",
     row of B into the block. The blocks fit the host's vector registers: with 512-bit vectors
     (32 registers) 8x32, 4x32, 4x16 or 2x16 for f32; with 256-bit vectors (16 registers, an
     AVX2-only host) 6x16, whose 12 accumulators hide the FMA latency and leave room for a row
-    of B and a broadcast of A: the rows past the last multiple of 6 (2 or 4 of a power-of-two
-    tile) become a matmul of their own, in its slice of C, with a 4x16 or 2x16 block. Where
+    of B and a broadcast of A: the rows past a multiple of 6 become a matmul of their own, in
+    its slice of C, with 4x16 blocks where a multiple of 4 rows can be left (64 = 60 + 4,
+    32 = 24 + 8, 128 = 120 + 8), else 2x16. Where
     two vectors do not divide N, 4x8 or 2x8. f64 blocks are half as wide.
     Other matmuls are left to the plain loop nest.
   }];
