@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace tritium::cpu {
@@ -55,7 +54,8 @@ Type registerBlockElementType(linalg::MatmulOp op) {
 /// The (mr, nr) block of C to keep in registers, or nothing when no block divides the
 /// matmul (static shapes, f32 or f64 throughout). `vectorBits` is the host's register width:
 /// 512-bit hosts have 32 vector registers, 256-bit (AVX2-only) hosts 16, so their blocks hold
-/// half as many vectors (at most 8) and leave room for a row of B and a broadcast of A.
+/// half as many vectors and leave room for a row of B and a broadcast of A. On 256-bit hosts
+/// this is the block of matmuls that take no 6-row blocks, and of the rows those leave.
 std::optional<Block> registerBlockOf(linalg::MatmulOp op, int64_t vectorBits) {
   Type element = registerBlockElementType(op);
   if (!element)
@@ -73,53 +73,25 @@ std::optional<Block> registerBlockOf(linalg::MatmulOp op, int64_t vectorBits) {
   return std::nullopt;
 }
 
-/// The rows of C that take 6-row blocks of two vectors, with 16 vector registers (see the top
-/// of the file): the largest multiple of 6 that leaves a multiple of 4 rows (4x16 blocks keep
-/// 8 accumulators; a 2x16 block keeps 4 and waits on the FMA latency half the time), else of
-/// 2; or 0. 64 rows are 60 + 4, 32 are 24 + 8, 128 are 120 + 8.
-int64_t rowsInSixRowBlocks(linalg::MatmulOp op, int64_t vectorBits) {
+/// With 16 vector registers (see the top of the file), the rows of C that take 6-row blocks of
+/// two vectors, and that block: the largest multiple of 6 that leaves a multiple of 4 rows
+/// (4x16 blocks keep 8 accumulators; a 2x16 block keeps 4 and waits on the FMA latency half
+/// the time), else of 2. 64 rows are 60 + 4, 32 are 24 + 8, 128 are 120 + 8.
+std::optional<std::pair<int64_t, Block>> sixRowBlocksOf(linalg::MatmulOp op,
+                                                        int64_t vectorBits) {
   Type element = registerBlockElementType(op);
   if (vectorBits >= 512 || !element)
-    return 0;
+    return std::nullopt;
   auto c = cast<RankedTensorType>(op.getDpsInits()[0].getType());
-  int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
+  int64_t columns = 2 * vectorBits / element.getIntOrFloatBitWidth(); // two registers
   int64_t m = c.getDimSize(0), n = c.getDimSize(1);
-  if (n % (2 * lanes) != 0)
-    return 0;
+  if (n % columns != 0)
+    return std::nullopt;
   for (int64_t rest : {4, 2})
     for (int64_t rows = m - m % 6; rows >= 12; rows -= 6)
       if ((m - rows) % rest == 0)
-        return rows;
-  return 0;
-}
-
-/// `op` as two matmuls: rows [0, rows) of C, then the rest, each in its slice of C (a pair
-/// of extract and insert slices of one tensor, which bufferizes in place).
-std::pair<linalg::MatmulOp, linalg::MatmulOp> splitRows(RewriterBase &rewriter,
-                                                         linalg::MatmulOp op, int64_t rows) {
-  Location loc = op.getLoc();
-  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1], c = op.getDpsInits()[0];
-  auto aType = cast<RankedTensorType>(a.getType());
-  auto cType = cast<RankedTensorType>(c.getType());
-  int64_t k = aType.getDimSize(1), n = cType.getDimSize(1);
-  auto part = [&](Value into, int64_t first, int64_t count) {
-    SmallVector<OpFoldResult> aOffsets = {rewriter.getIndexAttr(first), rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> aSizes = {rewriter.getIndexAttr(count), rewriter.getIndexAttr(k)};
-    SmallVector<OpFoldResult> cSizes = {rewriter.getIndexAttr(count), rewriter.getIndexAttr(n)};
-    SmallVector<OpFoldResult> ones(2, rewriter.getIndexAttr(1));
-    Value aRows = tensor::ExtractSliceOp::create(rewriter, loc, a, aOffsets, aSizes, ones);
-    Value cRows = tensor::ExtractSliceOp::create(rewriter, loc, into, aOffsets, cSizes, ones);
-    auto product = linalg::MatmulOp::create(rewriter, loc, cRows.getType(), ValueRange{aRows, b},
-                                            ValueRange{cRows});
-    Value result = tensor::InsertSliceOp::create(rewriter, loc, product.getResult(0), into,
-                                                 aOffsets, cSizes, ones);
-    return std::make_pair(product, result);
-  };
-  rewriter.setInsertionPoint(op);
-  auto [head, withHead] = part(c, 0, rows);
-  auto [tail, withTail] = part(withHead, rows, cType.getDimSize(0) - rows);
-  rewriter.replaceOp(op, withTail);
-  return {head, tail};
+        return std::make_pair(rows, Block{6, columns});
+  return std::nullopt;
 }
 
 /// Tiles `op` into (block.first x block.second) blocks of C stepped along K, each step
@@ -154,20 +126,26 @@ struct TileMatmulsIntoRegistersPass
     getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls) {
-      if (int64_t rows = rowsInSixRowBlocks(op, vectorBits)) {
-        Type element = registerBlockElementType(op);
-        int64_t columns = 2 * vectorBits / element.getIntOrFloatBitWidth();
-        linalg::MatmulOp head = op, tail;
-        if (rows != cast<RankedTensorType>(op.getDpsInits()[0].getType()).getDimSize(0))
-          std::tie(head, tail) = splitRows(rewriter, op, rows);
-        tileIntoRegisterBlocks(rewriter, head, {6, columns});
-        if (tail)
-          if (std::optional<Block> block = registerBlockOf(tail, vectorBits))
-            tileIntoRegisterBlocks(rewriter, tail, *block);
+      auto sixRows = sixRowBlocksOf(op, vectorBits);
+      if (!sixRows) {
+        if (std::optional<Block> block = registerBlockOf(op, vectorBits))
+          tileIntoRegisterBlocks(rewriter, op, *block);
         continue;
       }
-      if (std::optional<Block> block = registerBlockOf(op, vectorBits))
-        tileIntoRegisterBlocks(rewriter, op, *block);
+      // The rows past the 6-row blocks, if any, as a matmul of their own in its slice of C (an
+      // extract/insert pair of one tensor, which bufferizes in place).
+      auto [rows, block] = *sixRows;
+      rewriter.setInsertionPoint(op);
+      auto [head, tail] = linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                                          /*dimension=*/0, rewriter.getIndexAttr(rows));
+      if (!head)
+        continue;
+      tileIntoRegisterBlocks(rewriter, cast<linalg::MatmulOp>(head.getOperation()), block);
+      if (!tail)
+        continue;
+      auto rest = cast<linalg::MatmulOp>(tail.getOperation());
+      if (std::optional<Block> restBlock = registerBlockOf(rest, vectorBits))
+        tileIntoRegisterBlocks(rewriter, rest, *restBlock);
     }
   }
 };
