@@ -140,3 +140,50 @@ def test_inductor_combiners_with_special_values(dtype, n_cols, op):
     if dtype == torch.float32 and n_cols >= 1024:
         # One vectorized pass with LLVM's maximum/minimum, not a tree of selects over pairs.
         assert f"@llvm.{'maximum' if op == 'max' else 'minimum'}.v" in compiled.asm["llir"]
+
+
+@pytest.mark.parametrize("op,propagate", [("max", False), ("min", False), ("max", True), ("min", True)])
+def test_rows_without_nan_take_the_fast_loop(op, propagate):
+    """A NaN-free row is reduced with plain vmaxps/vminps (nnan) while an integer max of the
+    values' magnitudes watches for NaN; the exact loop is kept for rows that have one."""
+    x = torch.randn(4, 1024)
+    out = torch.empty(4)
+    compiled = row_min_max_kernel[(4, )](x, out, x.stride(0), 1024, OP=op, PROPAGATE=propagate, BLOCK=1024)
+    torch.testing.assert_close(out, x.amax(1) if op == "max" else x.amin(1), rtol=0, atol=0)
+    llir = compiled.asm["llir"]
+    fast = "maxnum" if op == "max" else "minnum"
+    assert f"nnan nsz <8 x float> @llvm.{fast}.v8f32" in llir or f"nnan nsz <16 x float> @llvm.{fast}.v16f32" in llir
+    assert "@llvm.umax.v" in llir  # the magnitudes' bits
+    exact = {("max", False): "maxnum", ("min", False): "minnum", ("max", True): "maximum",
+             ("min", True): "minimum"}[op, propagate]
+    assert f"@llvm.{exact}.v" in llir
+
+
+@triton.jit
+def tile_row_min_max_kernel(x_ptr, out_ptr, n_rows, n_cols, OP: tl.constexpr, PROPAGATE: tl.constexpr,
+                            ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, BLOCK)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    offsets = rows[:, None] * n_cols + cols[None, :]
+    if OP == "max":
+        x = tl.load(x_ptr + offsets, mask=mask, other=-float("inf"))
+        result = tl.reduce(x, 1, max_propagating_nan) if PROPAGATE else tl.max(x, axis=1)
+    else:
+        x = tl.load(x_ptr + offsets, mask=mask, other=float("inf"))
+        result = tl.reduce(x, 1, min_propagating_nan) if PROPAGATE else tl.min(x, axis=1)
+    tl.store(out_ptr + rows, result, mask=rows < n_rows)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+@pytest.mark.parametrize("n_cols", [16, 100, 256])
+@pytest.mark.parametrize("op,propagate", [("max", False), ("min", False), ("max", True), ("min", True)])
+def test_tile_rows_with_special_values(dtype, n_cols, op, propagate):
+    """Rows of a 2-D tile (each row's loop fast or exact on its own), NaN rows beside clean ones."""
+    generator = torch.Generator().manual_seed(n_cols + 2)
+    x = special_rows(n_cols, generator).to(dtype).contiguous()
+    out = torch.empty(x.shape[0], dtype=dtype)
+    block = triton.next_power_of_2(n_cols)
+    tile_row_min_max_kernel[(triton.cdiv(x.shape[0], 4), )](x, out, x.shape[0], n_cols, OP=op, PROPAGATE=propagate,
+                                                           ROWS=4, BLOCK=block)
+    np.testing.assert_array_equal(out.double().numpy(), reference(x, op, propagate, block))

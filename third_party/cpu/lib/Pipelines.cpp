@@ -73,6 +73,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
       createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addPass(createCopiesToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Row maxima and minima: vmaxps alone per vector, the NaN rule only for rows that have one.
+  pm.addNestedPass<func::FuncOp>(createExtremumReductionsWithoutNaNChecks());
   pm.addPass(createStoreBoolAndBFloat16AsIntegers());
   // Before the generic polynomials: f32 log/sin/cos (and exp, if asked) give the
   // interpreter's bits.

@@ -353,6 +353,21 @@ def CollapseHypercubeLoopNests : Pass<"tritium-cpu-collapse-hypercube-loop-nests
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def ExtremumReductionsWithoutNaNChecks : Pass<"tritium-cpu-extremum-reductions-without-nan-checks",
+                                               "mlir::func::FuncOp"> {
+  let summary = "Float max/min reductions run without NaN handling, exactly again if a NaN came by";
+  let description = [{
+    An `scf.for` whose only effect is `memref.store (max %acc[%i], %x), %acc[%i]` (maxnumf,
+    maximumf, minnumf or minimumf; %i loop-invariant; %acc a local buffer nothing else in the
+    loop reads) first runs as a loop carrying the extremum from -inf (+inf) with `nnan nsz`
+    flags, which vectorizes to one vmaxps per vector, and an OR of `cmpf uno %x, %x`. When no
+    NaN was seen, the result is folded into %acc with the original operation; otherwise the
+    original loop runs.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def HoistAccumulatorTransfers : Pass<"tritium-cpu-hoist-accumulator-transfers",
                                       "mlir::func::FuncOp"> {
   let summary = "Hoist loop-invariant vector transfer pairs out of loops that run";
