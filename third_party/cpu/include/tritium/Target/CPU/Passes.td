@@ -114,6 +114,24 @@ def PromoteTileBuffersToStack
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def ReadMatmulLhsTilesInPlace
+    : Pass<"tritium-cpu-read-matmul-lhs-tiles-in-place", "mlir::func::FuncOp"> {
+  let summary = "A matmul reads its A tile where it lies in memory when the tile is an unmasked strided block";
+  let description = [{
+    For a `linalg.matmul` whose lhs is `bufferization.to_tensor` of a 2-D f32/f64 tile buffer
+    filled by a loop nest (or the first branch of an `scf.if` around it) that loads
+    `base + i * stride + j` under a conjunction of signed comparisons: where the comparisons
+    hold and no narrower-than-i64 index value leaves its type at the tile's four corners
+    (linear functions take their extremes there), the matmul reads a strided view of the
+    operand (`memref<MxKxT, strided<[?, 1]>>` from an LLVM memref descriptor); otherwise the
+    fill runs as before. `scf.if %in_place -> memref<..., strided<[?, 1]>> { view } else
+    { fill; memref.cast %buffer }`, then `bufferization.to_tensor ... restrict`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::bufferization::BufferizationDialect"];
+}
+
 def SplitLoopsAtMaskBounds
     : Pass<"tritium-cpu-split-loops-at-mask-bounds", "mlir::func::FuncOp"> {
   let summary = "Run the iterations in which a tile's mask is true as a loop without the test";

@@ -1,0 +1,93 @@
+"""A blocked matmul reads its A tiles in place where they are unmasked strided blocks.
+
+`tritium-cpu-read-matmul-lhs-tiles-in-place` replaces the copy of an A tile with a view of A
+when, at the tile's corners, the mask holds and no int32 index overflows; the copy still runs
+for the K step past a multiple of BLOCK_K, for rows that wrap around (`% M`) and for a
+transposed A. Each case here runs one of those paths and checks the product; the first test
+checks that the view is really there. (Offsets beyond int32 need tensors of 8 GiB; the lit
+test `read-matmul-lhs-tiles-in-place.mlir` checks that their corner checks are built.)
+"""
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from tritium import ir
+
+IN_PLACE = "builtin.module(func.func(tritium-cpu-read-matmul-lhs-tiles-in-place))"
+
+
+@triton.jit
+def blocked_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rows = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    cols = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    ks = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rows[:, None] * stride_am + ks[None, :] * stride_ak
+    b_ptrs = b_ptr + ks[:, None] * stride_bk + cols[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32 if c_ptr.dtype.element_ty != tl.float64 else tl.float64)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=ks[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=ks[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    out_rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    out_cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + out_rows[:, None] * stride_cm + out_cols[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
+
+
+def run(a, b, block=(32, 32, 16)):
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty(M, N, dtype=a.dtype)
+    bm, bn, bk = block
+    grid = (triton.cdiv(M, bm), triton.cdiv(N, bn))
+    compiled = blocked_matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                                    c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk)
+    tolerance = dict(rtol=1e-4, atol=1e-4) if a.dtype == torch.float32 else dict(rtol=1e-10, atol=1e-10)
+    torch.testing.assert_close(c, a @ b, **tolerance)
+    return compiled
+
+
+def test_the_a_tile_is_a_view_of_a():
+    compiled = run(torch.randn(64, 64), torch.randn(64, 64))
+    viewed = str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
+    assert viewed.count("builtin.unrealized_conversion_cast") == 1  # A's view; B is still copied
+    assert "memref<32x16xf32, strided<[?, 1]>>" in viewed
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("M,N,K", [
+    (64, 64, 64),  # every tile in place
+    (64, 32, 40),  # the last K step is masked: copied
+    (50, 32, 32),  # the last row block wraps around (% M): copied
+    (32, 32, 7),  # K below one block: the only K step is masked
+])
+def test_products(dtype, M, N, K):
+    run(torch.randn(M, K, dtype=dtype), torch.randn(K, N, dtype=dtype))
+
+
+def test_a_with_a_wider_row_stride_and_an_offset():
+    """A view's row stride is A's, and its start includes the storage offset."""
+    wide = torch.randn(80, 100)
+    run(wide[7:71, 13:61], torch.randn(48, 32))
+
+
+def test_a_transposed_is_copied():
+    """Columns of a transposed A are a row apart: no unit stride, no view; still correct."""
+    a = torch.randn(48, 64).t()
+    compiled = run(a, torch.randn(48, 32))
+    assert "unrealized_conversion_cast" not in str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
+
+
+def test_rows_far_apart():
+    """Rows 2^16 elements (256 KiB) apart: the view's row stride is A's, not the tile's."""
+    storage = torch.zeros(64 * (1 << 16) + 16)
+    a = storage.as_strided((64, 16), (1 << 16, 1))
+    a.copy_(torch.randn(64, 16))
+    run(a, torch.randn(16, 32))

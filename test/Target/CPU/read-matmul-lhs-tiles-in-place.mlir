@@ -1,0 +1,160 @@
+// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-read-matmul-lhs-tiles-in-place),canonicalize,cse)" | FileCheck %s
+
+// A K step of a blocked matmul: the A tile is rows `row0 + i` of A (row stride %stride), columns
+// `j` shifted by the K step's offset, masked by `j < %k_left`. Where the mask holds at the tile's
+// corners and no i32 index leaves int32 there, the matmul reads a strided view of A; otherwise
+// the fill runs.
+// CHECK-LABEL: func.func @a_tile
+// CHECK: %[[D0:.+]] = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+// CHECK: %[[BASE:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: llvm.insertvalue %[[BASE]], %[[D0]][0]
+// CHECK: %[[DESCRIPTOR:.+]] = llvm.insertvalue %{{.+}}, %{{.+}}[4, 1]
+// CHECK: %[[VIEW:.+]] = builtin.unrealized_conversion_cast %[[DESCRIPTOR]] : {{.+}} to memref<8x16xf32, strided<[?, 1]>>
+// CHECK: %[[A:.+]] = scf.if %{{.+}} -> (memref<8x16xf32, strided<[?, 1]>>) {
+// CHECK:   scf.yield %[[VIEW]]
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK:       llvm.load
+// CHECK:       memref.store
+// CHECK:   %[[COPY:.+]] = memref.cast %[[BUFFER:.+]] : memref<8x16xf32> to memref<8x16xf32, strided<[?, 1]>>
+// CHECK:   scf.yield %[[COPY]]
+// CHECK: %[[TILE:.+]] = bufferization.to_tensor %[[A]] restrict : memref<8x16xf32, strided<[?, 1]>>
+// CHECK: linalg.matmul ins(%[[TILE]], %{{.+}} : tensor<8x16xf32>, tensor<16x4xf32>)
+func.func @a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %k_offset: i64, %k_left: i32,
+                  %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %buffer = memref.alloc() : memref<8x16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row = arith.addi %row0, %i32 : i32
+      %row_offset = arith.muli %row, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %element = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %address = llvm.getelementptr %element[%k_offset] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %inside = arith.cmpi slt, %j32, %k_left : i32
+      %value = scf.if %inside -> (f32) {
+        %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+        scf.yield %loaded : f32
+      } else {
+        scf.yield %zero : f32
+      }
+      memref.store %value, %buffer[%i, %j] : memref<8x16xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<8x16xf32> to tensor<8x16xf32>
+  %product = linalg.matmul ins(%tile, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %product : tensor<8x4xf32>
+}
+
+// -----
+
+// The conditions, checked at the tile's corners: each i32 value computed in the nest within
+// int32 (the row `row0 + i` and its offset `(row0 + i) * stride`), and the mask `j < k_left`
+// at the first and the last column.
+// CHECK-LABEL: func.func @corner_checks
+// CHECK-DAG: %[[MIN:.+]] = arith.constant -2147483648 : i64
+// CHECK-DAG: %[[MAX:.+]] = arith.constant 2147483647 : i64
+// CHECK-DAG: %[[LAST_COLUMN:.+]] = arith.constant 15 : i64
+// CHECK-DAG: %[[LAST_ROW:.+]] = arith.constant 7 : i64
+// CHECK: %[[ROW0:.+]] = arith.extsi %arg1 : i32 to i64
+// CHECK: %[[STRIDE:.+]] = arith.extsi %arg2 : i32 to i64
+// CHECK: %[[FIRST_OFFSET:.+]] = arith.muli %[[STRIDE]], %[[ROW0]] : i64
+// CHECK: %[[K_LEFT:.+]] = arith.extsi %arg3 : i32 to i64
+// CHECK: arith.cmpi sge, %[[ROW0]], %[[MIN]] : i64
+// CHECK: arith.cmpi sle, %[[FIRST_OFFSET]], %[[MAX]] : i64
+// CHECK: arith.cmpi sgt, %[[K_LEFT]], %[[LAST_COLUMN]] : i64
+// CHECK: %[[LAST_ROW_INDEX:.+]] = arith.addi %[[ROW0]], %[[LAST_ROW]] : i64
+// CHECK: arith.cmpi sle, %[[LAST_ROW_INDEX]], %[[MAX]] : i64
+// CHECK: %[[LAST_ROW_STEP:.+]] = arith.muli %[[STRIDE]], %[[LAST_ROW]] : i64
+// CHECK: %[[LAST_OFFSET:.+]] = arith.addi %[[FIRST_OFFSET]], %[[LAST_ROW_STEP]] : i64
+// CHECK: arith.cmpi sge, %[[LAST_OFFSET]], %[[MIN]] : i64
+// CHECK: arith.cmpi sle, %[[LAST_OFFSET]], %[[MAX]] : i64
+// CHECK: llvm.getelementptr %arg0[%[[FIRST_OFFSET]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+func.func @corner_checks(%a: !llvm.ptr, %row0: i32, %stride: i32, %k_left: i32,
+                         %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %buffer = memref.alloc() : memref<8x16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row = arith.addi %row0, %i32 : i32
+      %row_offset = arith.muli %row, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %inside = arith.cmpi slt, %j32, %k_left : i32
+      %value = scf.if %inside -> (f32) {
+        %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+        scf.yield %loaded : f32
+      } else {
+        scf.yield %zero : f32
+      }
+      memref.store %value, %buffer[%i, %j] : memref<8x16xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<8x16xf32> to tensor<8x16xf32>
+  %product = linalg.matmul ins(%tile, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %product : tensor<8x4xf32>
+}
+
+// -----
+
+// Left as they are: a tile whose columns are not consecutive elements (a transposed A), and a
+// tile whose mask is `!=` (true at the corners says nothing about the elements between).
+// CHECK-LABEL: func.func @not_strided_blocks
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: return
+func.func @not_strided_blocks(%a: !llvm.ptr, %stride: i32, %skip: i32,
+                              %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %transposed = memref.alloc() : memref<8x16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %j32 = arith.index_cast %j : index to i32
+      %column_offset = arith.muli %j32, %stride : i32
+      %column_start = llvm.getelementptr %a[%column_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %address = llvm.getelementptr %column_start[%i32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %transposed[%i, %j] : memref<8x16xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %transposed restrict writable : memref<8x16xf32> to tensor<8x16xf32>
+  %first = linalg.matmul ins(%tile, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %holey = memref.alloc() : memref<8x16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row_offset = arith.muli %i32, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %inside = arith.cmpi ne, %j32, %skip : i32
+      %value = scf.if %inside -> (f32) {
+        %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+        scf.yield %loaded : f32
+      } else {
+        scf.yield %zero : f32
+      }
+      memref.store %value, %holey[%i, %j] : memref<8x16xf32>
+    }
+  }
+  %tile2 = bufferization.to_tensor %holey restrict writable : memref<8x16xf32> to tensor<8x16xf32>
+  %second = linalg.matmul ins(%tile2, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%first : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %second : tensor<8x4xf32>
+}

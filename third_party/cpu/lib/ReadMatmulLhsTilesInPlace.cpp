@@ -1,0 +1,459 @@
+//===- ReadMatmulLhsTilesInPlace.cpp - A tiles of a matmul without a copy ===//
+//
+// Every K step of a blocked matmul loads its A tile (`tl.load(a_ptrs, mask=...)`) into a
+// tile buffer, element by element, and the register blocks then read that buffer. When the
+// tile is a plain block of rows of the operand — address `base + i * stride + j`, every
+// element inside the mask — the copy buys nothing: the register blocks can read A where it
+// is, as a strided view of the operand. Measured at 1024^3 and 2048^3 (fp32, one Zen 3 core),
+// reading A in place makes the kernel 4-6% faster. B stays copied: its rows are a whole
+// matrix row apart, and a 16-column strip of 64 of them aliases into a few L1 sets.
+//
+// The buffer's fill is a loop nest over the tile (perhaps one branch of an `scf.if`, the
+// other handling a `%` wrap) whose address is a linear function of the two induction
+// variables, built from `index_cast`, `extsi`, `addi`, `subi` and `muli` by loop-invariant
+// values, and whose mask is a conjunction of signed comparisons of such functions. A linear
+// function takes its extremes at the corners of the tile, so the pass evaluates, in i64,
+// every narrower intermediate value and every comparison at the four corners: if no value
+// leaves its integer type and every comparison holds, the mask is true in the whole tile and
+// the address computation never wraps. Then the matmul reads the view; otherwise (the last
+// K step of a K that is not a multiple of the tile, a wrapped row, an offset beyond int32)
+// the fill runs as before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tritium::cpu {
+#define GEN_PASS_DEF_READMATMULLHSTILESINPLACE
+#include "tritium/Target/CPU/Passes.h.inc"
+} // namespace tritium::cpu
+
+using namespace mlir;
+
+namespace tritium::cpu {
+namespace {
+
+/// `constant + rowCoefficient * i + columnCoefficient * j`, every part an i64 value computed
+/// before the fill.
+struct LinearForm {
+  Value constant, row, column;
+};
+
+/// Builds the linear forms of a fill nest's index computations, before the fill, and
+/// remembers each narrower-than-i64 value on the way, whose range must then be checked.
+class LinearForms {
+public:
+  LinearForms(OpBuilder &builder, Location loc, scf::ForOp rows, scf::ForOp columns)
+      : b(builder), loc(loc), rows(rows), columns(columns) {}
+
+  FailureOr<LinearForm> of(Value value) {
+    if (auto known = forms.find(value); known != forms.end())
+      return known->second;
+    FailureOr<LinearForm> form = compute(value);
+    if (failed(form))
+      return failure();
+    // Values computed in the nest may wrap; those from outside are what they are.
+    if (auto type = dyn_cast<IntegerType>(value.getType());
+        type && type.getWidth() < 64 && !rows.isDefinedOutsideOfLoop(value))
+      narrow.emplace_back(*form, type.getWidth());
+    forms[value] = *form;
+    return form;
+  }
+
+  /// The forms of values narrower than i64, with their widths.
+  ArrayRef<std::pair<LinearForm, unsigned>> narrowValues() const { return narrow; }
+
+  Value constant(int64_t value) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+  }
+
+private:
+  FailureOr<LinearForm> compute(Value value) {
+    Type type = value.getType();
+    if (!type.isIndex() && !type.isSignlessInteger())
+      return failure();
+    Value zero = constant(0), one = constant(1);
+    if (value == rows.getInductionVar())
+      return LinearForm{zero, one, zero};
+    if (value == columns.getInductionVar())
+      return LinearForm{zero, zero, one};
+    if (rows.isDefinedOutsideOfLoop(value))
+      return LinearForm{widen(value), zero, zero};
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return failure();
+    if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
+      auto attr = dyn_cast<IntegerAttr>(constantOp.getValue());
+      if (!attr)
+        return failure();
+      return LinearForm{constant(type.isIndex() ? attr.getInt() : attr.getValue().getSExtValue()),
+                        zero, zero};
+    }
+    if (isa<arith::IndexCastOp, arith::ExtSIOp>(op))
+      return of(op->getOperand(0));
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
+      return failure();
+    FailureOr<LinearForm> lhs = of(op->getOperand(0));
+    FailureOr<LinearForm> rhs = of(op->getOperand(1));
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    if (isa<arith::AddIOp>(op))
+      return LinearForm{add(lhs->constant, rhs->constant), add(lhs->row, rhs->row),
+                        add(lhs->column, rhs->column)};
+    if (isa<arith::SubIOp>(op))
+      return LinearForm{sub(lhs->constant, rhs->constant), sub(lhs->row, rhs->row),
+                        sub(lhs->column, rhs->column)};
+    // A product is linear when one factor does not depend on the induction variables.
+    if (isInvariant(*rhs))
+      std::swap(lhs, rhs);
+    if (!isInvariant(*lhs))
+      return failure();
+    Value factor = lhs->constant;
+    return LinearForm{mul(factor, rhs->constant), mul(factor, rhs->row), mul(factor, rhs->column)};
+  }
+
+  static bool isZero(Value v) { return isConstantIntValue(v, 0); }
+  static bool isInvariant(const LinearForm &form) {
+    return isZero(form.row) && isZero(form.column);
+  }
+  Value widen(Value v) {
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    if (v.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+    return v;
+  }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
+
+  OpBuilder &b;
+  Location loc;
+  scf::ForOp rows, columns;
+  llvm::DenseMap<Value, LinearForm> forms;
+  SmallVector<std::pair<LinearForm, unsigned>> narrow;
+};
+
+/// A tile buffer's fill: `for i in [0, M) { for j in [0, K) { buf[i, j] = load(addr) } }`
+/// with the load perhaps under a mask (`scf.if %mask { load } else { other }`).
+struct Fill {
+  scf::ForOp rows, columns;
+  LLVM::LoadOp load;
+  Value mask; // null: none
+};
+
+std::optional<int64_t> constantUpperBound(scf::ForOp loop, int64_t extent) {
+  if (!isConstantIntValue(loop.getLowerBound(), 0) || !isConstantIntValue(loop.getStep(), 1) ||
+      !isConstantIntValue(loop.getUpperBound(), extent))
+    return std::nullopt;
+  return extent;
+}
+
+/// The fill of `buffer` that `nest` is, if it is one.
+std::optional<Fill> matchFill(scf::ForOp nest, memref::AllocOp buffer) {
+  ArrayRef<int64_t> shape = buffer.getType().getShape();
+  if (!constantUpperBound(nest, shape[0]))
+    return std::nullopt;
+  auto columns = dyn_cast<scf::ForOp>(nest.getBody()->front());
+  if (!columns || &nest.getBody()->front() != nest.getBody()->getTerminator()->getPrevNode() ||
+      !constantUpperBound(columns, shape[1]))
+    return std::nullopt;
+  auto store = dyn_cast<memref::StoreOp>(columns.getBody()->getTerminator()->getPrevNode());
+  if (!store || store.getMemRef() != buffer.getResult() ||
+      store.getIndices()[0] != nest.getInductionVar() ||
+      store.getIndices()[1] != columns.getInductionVar())
+    return std::nullopt;
+  Fill fill{nest, columns, {}, {}};
+  Value stored = store.getValueToStore();
+  if (auto masked = stored.getDefiningOp<scf::IfOp>()) {
+    // scf.if %mask { %v = llvm.load; yield %v } else { yield %other }
+    if (masked->getNumResults() != 1 || masked.elseBlock() == nullptr)
+      return std::nullopt;
+    Block *then = masked.thenBlock();
+    if (then->getOperations().size() != 2)
+      return std::nullopt;
+    fill.load = dyn_cast<LLVM::LoadOp>(then->front());
+    fill.mask = masked.getCondition();
+    if (!fill.load || then->getTerminator()->getOperand(0) != fill.load.getResult() ||
+        masked.elseBlock()->getOperations().size() != 1)
+      return std::nullopt;
+  } else {
+    fill.load = stored.getDefiningOp<LLVM::LoadOp>();
+  }
+  if (!fill.load || fill.load.getVolatile_() || fill.load.getOrdering() != LLVM::AtomicOrdering::not_atomic ||
+      fill.load.getType() != buffer.getType().getElementType())
+    return std::nullopt;
+  // Nothing else in the nest may touch memory.
+  bool pure = true;
+  nest.getBody()->walk([&](Operation *op) {
+    if (op != store && op != fill.load && !isMemoryEffectFree(op) &&
+        !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      pure = false;
+  });
+  if (!pure)
+    return std::nullopt;
+  return fill;
+}
+
+/// The pointer an address is built from with element-sized steps, and the steps' indices.
+std::optional<std::pair<Value, SmallVector<Value>>> addressSteps(Value address, Type element,
+                                                                 scf::ForOp nest) {
+  SmallVector<Value> indices;
+  while (!nest.isDefinedOutsideOfLoop(address)) {
+    auto gep = address.getDefiningOp<LLVM::GEPOp>();
+    if (!gep || gep.getElemType() != element || gep.getDynamicIndices().size() != 1 ||
+        gep.getRawConstantIndices().size() != 1)
+      return std::nullopt;
+    indices.push_back(gep.getDynamicIndices()[0]);
+    address = gep.getBase();
+  }
+  return std::make_pair(address, indices);
+}
+
+/// The comparisons whose conjunction `mask` is, if it is one of signed comparisons.
+bool collectComparisons(Value mask, SmallVectorImpl<arith::CmpIOp> &comparisons) {
+  if (auto conjunction = mask.getDefiningOp<arith::AndIOp>())
+    return collectComparisons(conjunction.getLhs(), comparisons) &&
+           collectComparisons(conjunction.getRhs(), comparisons);
+  auto comparison = mask.getDefiningOp<arith::CmpIOp>();
+  if (!comparison)
+    return false;
+  switch (comparison.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::eq: // not `ne`: true at the corners, it may be false between
+    comparisons.push_back(comparison);
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether the fill of `buffer` is a fill of rows of one strided block; if so, builds (before
+/// `where`) the condition under which it is, and the view of that block.
+struct InPlaceRead {
+  Value condition;
+  Value view; // memref<MxKxT, strided<[?, 1]>>, meaningful only under `condition`
+};
+
+std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::AllocOp buffer,
+                                            MemRefType viewType) {
+  Location loc = fill.load.getLoc();
+  Type element = buffer.getType().getElementType();
+  auto steps = addressSteps(fill.load.getAddr(), element, fill.rows);
+  if (!steps)
+    return std::nullopt;
+  SmallVector<arith::CmpIOp> comparisons;
+  if (fill.mask && !fill.rows.isDefinedOutsideOfLoop(fill.mask) &&
+      !collectComparisons(fill.mask, comparisons))
+    return std::nullopt;
+
+  LinearForms forms(b, loc, fill.rows, fill.columns);
+  Value zero = forms.constant(0);
+  LinearForm offset{zero, zero, zero};
+  for (Value index : steps->second) {
+    FailureOr<LinearForm> form = forms.of(index);
+    if (failed(form))
+      return std::nullopt;
+    offset = {b.createOrFold<arith::AddIOp>(loc, offset.constant, form->constant),
+              b.createOrFold<arith::AddIOp>(loc, offset.row, form->row),
+              b.createOrFold<arith::AddIOp>(loc, offset.column, form->column)};
+  }
+  // Consecutive columns must be consecutive elements.
+  if (!isConstantIntValue(offset.column, 1))
+    return std::nullopt;
+  SmallVector<std::pair<arith::CmpIOp, std::pair<LinearForm, LinearForm>>> tests;
+  for (arith::CmpIOp comparison : comparisons) {
+    FailureOr<LinearForm> lhs = forms.of(comparison.getLhs());
+    FailureOr<LinearForm> rhs = forms.of(comparison.getRhs());
+    if (failed(lhs) || failed(rhs))
+      return std::nullopt;
+    tests.push_back({comparison, {*lhs, *rhs}});
+  }
+
+  ArrayRef<int64_t> shape = buffer.getType().getShape();
+  Value lastRow = forms.constant(shape[0] - 1), lastColumn = forms.constant(shape[1] - 1);
+  auto at = [&](const LinearForm &form, bool endRow, bool endColumn) {
+    Value value = form.constant;
+    if (endRow)
+      value = b.createOrFold<arith::AddIOp>(loc, value,
+                                            b.createOrFold<arith::MulIOp>(loc, form.row, lastRow));
+    if (endColumn)
+      value = b.createOrFold<arith::AddIOp>(
+          loc, value, b.createOrFold<arith::MulIOp>(loc, form.column, lastColumn));
+    return value;
+  };
+  Value condition = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  auto require = [&](Value test) { condition = b.createOrFold<arith::AndIOp>(loc, condition, test); };
+  for (bool endRow : {false, true}) {
+    for (bool endColumn : {false, true}) {
+      for (auto &[form, width] : forms.narrowValues()) {
+        Value value = at(form, endRow, endColumn);
+        APInt low = APInt::getSignedMinValue(width).sext(64);
+        APInt high = APInt::getSignedMaxValue(width).sext(64);
+        require(b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, value,
+                                              forms.constant(low.getSExtValue())));
+        require(b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, value,
+                                              forms.constant(high.getSExtValue())));
+      }
+      for (auto &[comparison, sides] : tests)
+        require(b.createOrFold<arith::CmpIOp>(loc, comparison.getPredicate(),
+                                              at(sides.first, endRow, endColumn),
+                                              at(sides.second, endRow, endColumn)));
+    }
+  }
+  if (fill.mask && fill.rows.isDefinedOutsideOfLoop(fill.mask))
+    require(fill.mask);
+
+  // The view: a memref descriptor of the block, as the LLVM lowering of memrefs builds it.
+  MLIRContext *context = b.getContext();
+  auto pointerType = LLVM::LLVMPointerType::get(context);
+  Type i64 = b.getI64Type();
+  auto sizesType = LLVM::LLVMArrayType::get(i64, 2);
+  auto descriptorType =
+      LLVM::LLVMStructType::getLiteral(context, {pointerType, pointerType, i64, sizesType, sizesType});
+  Value base = LLVM::GEPOp::create(b, loc, pointerType, element, steps->first,
+                                   ValueRange{offset.constant});
+  Value descriptor = LLVM::PoisonOp::create(b, loc, descriptorType);
+  auto insert = [&](Value value, ArrayRef<int64_t> position) {
+    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, value, position);
+  };
+  insert(base, {0});
+  insert(base, {1});
+  insert(zero, {2});
+  insert(forms.constant(shape[0]), {3, 0});
+  insert(forms.constant(shape[1]), {3, 1});
+  insert(offset.row, {4, 0});
+  insert(forms.constant(1), {4, 1});
+  Value view =
+      UnrealizedConversionCastOp::create(b, loc, TypeRange{viewType}, ValueRange{descriptor})
+          .getResult(0);
+  return InPlaceRead{condition, view};
+}
+
+/// The op in `buffer`'s block that fills it, and the nest to read in place: the fill itself,
+/// or the first branch of an `scf.if` whose other branch fills it another way.
+std::optional<std::pair<Operation *, Fill>> findFill(memref::AllocOp buffer,
+                                                     bufferization::ToTensorOp tile) {
+  Operation *filler = nullptr;
+  for (Operation *user : buffer->getUsers()) {
+    if (user == tile)
+      continue;
+    if (!isa<memref::StoreOp>(user))
+      return std::nullopt;
+    Operation *ancestor = buffer->getBlock()->findAncestorOpInBlock(*user);
+    if (!ancestor || (filler && filler != ancestor))
+      return std::nullopt;
+    filler = ancestor;
+  }
+  if (!filler || !filler->isBeforeInBlock(tile))
+    return std::nullopt;
+  scf::ForOp nest = dyn_cast<scf::ForOp>(filler);
+  if (auto branches = dyn_cast<scf::IfOp>(filler)) {
+    if (branches->getNumResults() != 0 || branches.thenBlock()->getOperations().size() != 2)
+      return std::nullopt;
+    nest = dyn_cast<scf::ForOp>(branches.thenBlock()->front());
+  }
+  if (!nest)
+    return std::nullopt;
+  std::optional<Fill> fill = matchFill(nest, buffer);
+  if (!fill)
+    return std::nullopt;
+  return std::make_pair(filler, *fill);
+}
+
+/// Whether anything from `from` up to `to` (in one block) may write memory other than tile
+/// buffers: the in-place view must read what the copy would have read.
+bool writesGlobalMemoryBetween(Operation *from, Operation *to) {
+  for (Operation *op = from; op && op != to; op = op->getNextNode()) {
+    WalkResult result = op->walk([&](Operation *nested) {
+      if (isa<LLVM::StoreOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::CallOp,
+              func::CallOp>(nested))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
+void readInPlace(linalg::MatmulOp matmul) {
+  auto tile = matmul.getInputs()[0].getDefiningOp<bufferization::ToTensorOp>();
+  if (!tile || !tile->hasOneUse())
+    return;
+  auto buffer = tile.getBuffer().getDefiningOp<memref::AllocOp>();
+  if (!buffer || buffer->getBlock() != tile->getBlock() || matmul->getBlock() != tile->getBlock())
+    return;
+  MemRefType type = buffer.getType();
+  if (type.getRank() != 2 || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !isa<Float32Type, Float64Type>(type.getElementType()))
+    return;
+  auto found = findFill(buffer, tile);
+  if (!found)
+    return;
+  auto [filler, fill] = *found;
+  if (writesGlobalMemoryBetween(filler, matmul))
+    return;
+
+  MLIRContext *context = matmul.getContext();
+  auto viewType = MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(context, /*offset=*/0, {ShapedType::kDynamic, 1}));
+  OpBuilder b(filler);
+  Location loc = filler->getLoc();
+  // The checks are built before the fill; if the fill turns out not to be a strided block,
+  // they are erased again.
+  Operation *before = filler->getPrevNode();
+  std::optional<InPlaceRead> read = buildInPlaceRead(b, fill, buffer, viewType);
+  if (!read) {
+    Block *block = filler->getBlock();
+    SmallVector<Operation *> built;
+    for (auto it = before ? std::next(before->getIterator()) : block->begin();
+         &*it != filler; ++it)
+      built.push_back(&*it);
+    for (Operation *op : llvm::reverse(built))
+      op->erase();
+    return;
+  }
+  auto choice = scf::IfOp::create(b, loc, TypeRange{viewType}, read->condition,
+                                  /*withElseRegion=*/true);
+  b.setInsertionPointToStart(choice.thenBlock());
+  scf::YieldOp::create(b, loc, read->view);
+  b.setInsertionPointToStart(choice.elseBlock());
+  auto copied = memref::CastOp::create(b, loc, viewType, buffer.getResult());
+  scf::YieldOp::create(b, loc, copied.getResult());
+  filler->moveBefore(copied);
+  // Read only: without `writable`, bufferization copies before anything writes into it.
+  b.setInsertionPoint(tile);
+  auto viewed = bufferization::ToTensorOp::create(b, tile.getLoc(), tile.getType(),
+                                                  choice.getResult(0), /*restrict=*/true,
+                                                  /*writable=*/false);
+  tile.replaceAllUsesWith(viewed.getResult());
+  tile->erase();
+}
+
+struct ReadMatmulLhsTilesInPlacePass
+    : impl::ReadMatmulLhsTilesInPlaceBase<ReadMatmulLhsTilesInPlacePass> {
+  void runOnOperation() override {
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation()->walk([&](linalg::MatmulOp matmul) { matmuls.push_back(matmul); });
+    for (linalg::MatmulOp matmul : matmuls)
+      readInPlace(matmul);
+  }
+};
+
+} // namespace
+} // namespace tritium::cpu
