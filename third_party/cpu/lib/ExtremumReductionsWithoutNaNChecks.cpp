@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RootBuffer.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,7 +26,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace tritium::cpu {
 #define GEN_PASS_DEF_EXTREMUMREDUCTIONSWITHOUTNANCHECKS
@@ -36,13 +36,6 @@ using namespace mlir;
 
 namespace tritium::cpu {
 namespace {
-
-/// The buffer a view was made from.
-Value rootBuffer(Value view) {
-  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
-    view = viewLike.getViewSource();
-  return view;
-}
 
 bool isMaximum(Operation *op) { return isa<arith::MaxNumFOp, arith::MaximumFOp>(op); }
 bool isExtremum(Operation *op) {

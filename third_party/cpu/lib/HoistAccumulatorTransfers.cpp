@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RootBuffer.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tritium::cpu {
@@ -23,13 +23,6 @@ using namespace mlir;
 
 namespace tritium::cpu {
 namespace {
-
-/// The buffer a view was made from.
-Value rootBuffer(Value view) {
-  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
-    view = viewLike.getViewSource();
-  return view;
-}
 
 bool runsAtLeastOnce(scf::ForOp loop) {
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());

@@ -54,7 +54,7 @@ struct LinearForm {
 class LinearForms {
 public:
   LinearForms(OpBuilder &builder, Location loc, scf::ForOp rows, scf::ForOp columns)
-      : b(builder), loc(loc), rows(rows), columns(columns) {}
+      : b(builder), loc(loc), rows(rows), columns(columns), zero(constant(0)), one(constant(1)) {}
 
   FailureOr<LinearForm> of(Value value) {
     if (auto known = forms.find(value); known != forms.end())
@@ -82,7 +82,6 @@ private:
     Type type = value.getType();
     if (!type.isIndex() && !type.isSignlessInteger())
       return failure();
-    Value zero = constant(0), one = constant(1);
     if (value == rows.getInductionVar())
       return LinearForm{zero, one, zero};
     if (value == columns.getInductionVar())
@@ -140,6 +139,7 @@ private:
   OpBuilder &b;
   Location loc;
   scf::ForOp rows, columns;
+  Value zero, one; // the coefficients of forms that do not (or do, once) depend on an index
   llvm::DenseMap<Value, LinearForm> forms;
   SmallVector<std::pair<LinearForm, unsigned>> narrow;
 };
