@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RootBuffer.h"
+#include "LoopAccumulations.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,73 +42,12 @@ bool isExtremum(Operation *op) {
   return isa<arith::MaxNumFOp, arith::MaximumFOp, arith::MinNumFOp, arith::MinimumFOp>(op);
 }
 
-/// One accumulator folded by an extremum in a loop: `%a = memref.load %acc[%i]`,
-/// `%m = max(%a, %x)`, `memref.store %m, %acc[%i]`, with %i invariant in the loop.
-struct ExtremumReduction {
-  memref::LoadOp load;
-  Operation *combiner;
-  memref::StoreOp store;
-  Value value; // %x, the value folded in at each iteration
-};
-
-/// Whether `op` at most reads memory, other than the accumulator `root`.
-bool onlyReadsOtherMemory(Operation *op, Value root) {
-  if (isMemoryEffectFree(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return true; // nested ops are checked one by one
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects || !effects.onlyHasEffect<MemoryEffects::Read>())
-    return false; // a store, a call, ...: it might change what the loop reads
-  for (Value operand : op->getOperands())
-    if (isa<MemRefType>(operand.getType()) && rootBuffer(operand) == root)
-      return false; // reads the accumulator's buffer: it would see the running value
-  return true;
-}
-
 /// The extremum reduction that is all `loop` does, if it is one.
-std::optional<ExtremumReduction> extremumReductionOf(scf::ForOp loop) {
-  if (loop.getNumResults() != 0)
+std::optional<LoopAccumulation> extremumReductionOf(scf::ForOp loop) {
+  std::optional<LoopAccumulation> accumulation = loopAccumulationOf(loop);
+  if (!accumulation || !isExtremum(accumulation->combiner))
     return std::nullopt;
-  Block *body = loop.getBody();
-  memref::StoreOp store;
-  for (Operation &op : body->without_terminator())
-    if (auto candidate = dyn_cast<memref::StoreOp>(op)) {
-      if (store)
-        return std::nullopt;
-      store = candidate;
-    }
-  if (!store)
-    return std::nullopt;
-  Operation *combiner = store.getValueToStore().getDefiningOp();
-  if (!combiner || combiner->getBlock() != body || !isExtremum(combiner))
-    return std::nullopt;
-  // The operand loaded from where the result is stored is the accumulator; the value folded
-  // in may be a load too.
-  auto accumulatorLoad = [&](Value operand) {
-    auto load = operand.getDefiningOp<memref::LoadOp>();
-    return load && load.getMemRef() == store.getMemRef() ? load : memref::LoadOp();
-  };
-  memref::LoadOp load = accumulatorLoad(combiner->getOperand(0));
-  Value value = combiner->getOperand(1);
-  if (!load) {
-    load = accumulatorLoad(combiner->getOperand(1));
-    value = combiner->getOperand(0);
-  }
-  if (!load || load->getBlock() != body || !load->hasOneUse() || value == load.getResult() ||
-      load.getMemRef() != store.getMemRef() || load.getIndices() != store.getIndices() ||
-      !loop.isDefinedOutsideOfLoop(store.getMemRef()) ||
-      !llvm::all_of(store.getIndices(), [&](Value i) { return loop.isDefinedOutsideOfLoop(i); }))
-    return std::nullopt;
-  Value root = rootBuffer(store.getMemRef());
-  if (!root.getDefiningOp<memref::AllocOp>() && !root.getDefiningOp<memref::AllocaOp>())
-    return std::nullopt; // a kernel argument or a view of one may alias what the loop reads
-  bool safe = true;
-  body->walk([&](Operation *op) {
-    if (op != load && op != store && !isa<scf::YieldOp>(op) && !onlyReadsOtherMemory(op, root))
-      safe = false;
-  });
-  if (!safe)
-    return std::nullopt;
-  return ExtremumReduction{load, combiner, store, value};
+  return accumulation;
 }
 
 /// What the fast loop carries to tell whether a NaN came by: for floats of up to 32 bits the
@@ -148,7 +87,7 @@ struct NaNWitness {
 /// `loop`, which folds values into an accumulator with an extremum, becomes a fast loop over
 /// the same values that assumes no NaN and notes whether one came by, then either the fast
 /// result folded into the accumulator or, when a NaN came by, the original loop.
-void runWithoutNaNChecks(scf::ForOp loop, ExtremumReduction reduction) {
+void runWithoutNaNChecks(scf::ForOp loop, LoopAccumulation reduction) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   auto type = cast<FloatType>(reduction.value.getType());
@@ -199,7 +138,7 @@ void runWithoutNaNChecks(scf::ForOp loop, ExtremumReduction reduction) {
 struct ExtremumReductionsWithoutNaNChecksPass
     : impl::ExtremumReductionsWithoutNaNChecksBase<ExtremumReductionsWithoutNaNChecksPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<scf::ForOp, ExtremumReduction>> reductions;
+    SmallVector<std::pair<scf::ForOp, LoopAccumulation>> reductions;
     getOperation()->walk([&](scf::ForOp loop) {
       if (auto reduction = extremumReductionOf(loop))
         reductions.emplace_back(loop, *reduction);

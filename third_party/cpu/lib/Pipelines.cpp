@@ -77,6 +77,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Row maxima and minima: vmaxps alone per vector, the NaN rule only for rows that have one.
   pm.addNestedPass<func::FuncOp>(createExtremumReductionsWithoutNaNChecks());
+  // Row sums of 2-D tiles: vectorized along the row, not gathered across rows.
+  pm.addNestedPass<func::FuncOp>(createKeepReductionLoopsRolled());
   pm.addPass(createStoreBoolAndBFloat16AsIntegers());
   // Before the generic polynomials: f32 log/sin/cos (and exp, if asked) give the
   // interpreter's bits.

@@ -371,6 +371,20 @@ def CollapseHypercubeLoopNests : Pass<"tritium-cpu-collapse-hypercube-loop-nests
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def KeepReductionLoopsRolled : Pass<"tritium-cpu-keep-reduction-loops-rolled", "mlir::func::FuncOp"> {
+  let summary = "Reduction loops carry their accumulator in a register and stay rolled";
+  let description = [{
+    An `scf.for` of a constant trip count of at least 16 whose only effect on memory is
+    `memref.store (op %acc[%i], %x), %acc[%i]` (%i loop-invariant, %acc a local buffer, `op`
+    an integer add/mul/and/or/xor/min/max or a float add/mul with `reassoc`), and whose reads
+    walk their buffers' contiguous dimension, becomes a loop carrying the accumulator in
+    `iter_args` (one load before, one store after) marked `llvm.loop.unroll.disable`. LLVM
+    then vectorizes it along the row instead of unrolling it and gathering across rows.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect", "mlir::LLVM::LLVMDialect"];
+}
+
 def ExtremumReductionsWithoutNaNChecks : Pass<"tritium-cpu-extremum-reductions-without-nan-checks",
                                                "mlir::func::FuncOp"> {
   let summary = "Float max/min reductions run without NaN handling, exactly again if a NaN came by";
