@@ -74,6 +74,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(
       createConvertVectorToSCFPass(VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addPass(createCopiesToLinalg());
+  // 2-D transposes of 32/64-bit tiles (tl.trans) by 256-bit blocks shuffled in registers.
+  pm.addNestedPass<func::FuncOp>(createTransposeTilesByRegisterBlocks());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Row maxima and minima: vmaxps alone per vector, the NaN rule only for rows that have one.
   pm.addNestedPass<func::FuncOp>(createExtremumReductionsWithoutNaNChecks());

@@ -371,6 +371,19 @@ def CollapseHypercubeLoopNests : Pass<"tritium-cpu-collapse-hypercube-loop-nests
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def TransposeTilesByRegisterBlocks : Pass<"tritium-cpu-transpose-tiles-by-register-blocks",
+                                           "mlir::func::FuncOp"> {
+  let summary = "2-D tile transposes run as 256-bit register blocks transposed with shuffles";
+  let description = [{
+    A `linalg.generic` on buffers that only copies `in[j, i]` to `out[i, j]`, of static sizes
+    that are multiples of W (8 for 32-bit elements, 4 for 64-bit ones) and rows of unit stride,
+    becomes loops over W x W blocks: W `vector.load`s of source rows, log2(W) rounds of
+    `vector.shuffle` (unpack, shufps, vperm2f128 on x86), W `vector.store`s of target rows.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def KeepReductionLoopsRolled : Pass<"tritium-cpu-keep-reduction-loops-rolled", "mlir::func::FuncOp"> {
   let summary = "Reduction loops carry their accumulator in a register and stay rolled";
   let description = [{
