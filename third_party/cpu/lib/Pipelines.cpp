@@ -22,8 +22,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   // Early returns leave functions with several blocks; bufferization needs one return.
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createAddKernelEntry());
-  // A tiles of matmuls that are unmasked strided blocks are read where they lie, not copied.
-  pm.addNestedPass<func::FuncOp>(createReadMatmulLhsTilesInPlace());
+  // Operand tiles of matmuls and transposes that are unmasked strided blocks are read where
+  // they lie, not copied (a matmul's B only when its rows are close together).
+  pm.addNestedPass<func::FuncOp>(createReadTilesInPlace());
   // Masked tile loops: the iterations inside the mask's bound without the test.
   pm.addNestedPass<func::FuncOp>(createSplitLoopsAtMaskBounds());
   // Indices divided by a period (group scales, Inductor's `x // C`, `x % C`): strips in which

@@ -114,15 +114,15 @@ def PromoteTileBuffersToStack
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
-def ReadMatmulLhsTilesInPlace
-    : Pass<"tritium-cpu-read-matmul-lhs-tiles-in-place", "mlir::func::FuncOp"> {
-  let summary = "A matmul reads its A tile where it lies in memory when the tile is an unmasked strided block";
+def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::func::FuncOp"> {
+  let summary = "Matmuls and transposes read their operand tiles where they lie when a tile is an unmasked strided block";
   let description = [{
-    For a `linalg.matmul` whose lhs is `bufferization.to_tensor` of a 2-D f32/f64 tile buffer
+    For a `linalg.matmul` operand (lhs; rhs when its rows are at most twice its width apart) or
+    a `linalg.transpose` input that is `bufferization.to_tensor` of a 2-D f32/f64 tile buffer
     filled by a loop nest (or the first branch of an `scf.if` around it) that loads
     `base + i * stride + j` under a conjunction of signed comparisons: where the comparisons
     hold and no narrower-than-i64 index value leaves its type at the tile's four corners
-    (linear functions take their extremes there), the matmul reads a strided view of the
+    (linear functions take their extremes there), the consumer reads a strided view of the
     operand (`memref<MxKxT, strided<[?, 1]>>` from an LLVM memref descriptor); otherwise the
     fill runs as before. `scf.if %in_place -> memref<..., strided<[?, 1]>> { view } else
     { fill; memref.cast %buffer }`, then `bufferization.to_tensor ... restrict`.

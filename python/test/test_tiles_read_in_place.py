@@ -1,11 +1,13 @@
-"""A blocked matmul reads its A tiles in place where they are unmasked strided blocks.
+"""Matmuls and transposes read their operand tiles in place where they are unmasked strided blocks.
 
-`tritium-cpu-read-matmul-lhs-tiles-in-place` replaces the copy of an A tile with a view of A
+`tritium-cpu-read-tiles-in-place` replaces the copy of an A tile with a view of A
 when, at the tile's corners, the mask holds and no int32 index overflows; the copy still runs
 for the K step past a multiple of BLOCK_K, for rows that wrap around (`% M`) and for a
-transposed A. Each case here runs one of those paths and checks the product; the first test
-checks that the view is really there. (Offsets beyond int32 need tensors of 8 GiB; the lit
-test `read-matmul-lhs-tiles-in-place.mlir` checks that their corner checks are built.)
+transposed A. A B tile is read in place under the same conditions and only if its rows are at
+most twice its width apart (attention's V); a tile that is only transposed (attention's K)
+under the same conditions as A. Each case here runs one of those paths and checks the result;
+the view tests check that the views are really there. (Offsets beyond int32 need tensors of
+8 GiB; the lit test `read-tiles-in-place.mlir` checks that their corner checks are built.)
 """
 
 import pytest
@@ -15,7 +17,7 @@ import triton.language as tl
 
 from tritium import ir
 
-IN_PLACE = "builtin.module(func.func(tritium-cpu-read-matmul-lhs-tiles-in-place))"
+IN_PLACE = "builtin.module(func.func(tritium-cpu-read-tiles-in-place))"
 
 
 @triton.jit
@@ -54,11 +56,20 @@ def run(a, b, block=(32, 32, 16)):
     return compiled
 
 
-def test_the_a_tile_is_a_view_of_a():
+def test_the_a_and_b_tiles_are_views():
     compiled = run(torch.randn(64, 64), torch.randn(64, 64))
     viewed = str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
-    assert viewed.count("builtin.unrealized_conversion_cast") == 1  # A's view; B is still copied
+    assert viewed.count("builtin.unrealized_conversion_cast") == 2  # A's view and B's
     assert "memref<32x16xf32, strided<[?, 1]>>" in viewed
+    assert "memref<16x32xf32, strided<[?, 1]>>" in viewed
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n", [32, 64, 65, 200])
+def test_b_rows_close_together_or_far_apart(dtype, n):
+    """B's rows n elements apart, BLOCK_N = 32: in place up to 64, copied beyond (65, 200), and
+    the last column block of 65 and 200 wraps (% N): copied too."""
+    run(torch.randn(64, 48, dtype=dtype), torch.randn(48, n, dtype=dtype))
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
@@ -82,7 +93,9 @@ def test_a_transposed_is_copied():
     """Columns of a transposed A are a row apart: no unit stride, no view; still correct."""
     a = torch.randn(48, 64).t()
     compiled = run(a, torch.randn(48, 32))
-    assert "unrealized_conversion_cast" not in str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
+    viewed = str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
+    assert viewed.count("builtin.unrealized_conversion_cast") == 1  # B's view only
+    assert "memref<32x16xf32, strided<[?, 1]>>" not in viewed
 
 
 def test_rows_far_apart():
@@ -91,3 +104,40 @@ def test_rows_far_apart():
     a = storage.as_strided((64, 16), (1 << 16, 1))
     a.copy_(torch.randn(64, 16))
     run(a, torch.randn(16, 32))
+
+
+@triton.jit
+def attention_step(q_ptr, k_ptr, v_ptr, out_ptr, stride, n_keys, M: tl.constexpr, N: tl.constexpr,
+                   D: tl.constexpr, MASKED: tl.constexpr):
+    rows = tl.arange(0, M)
+    dims = tl.arange(0, D)
+    q = tl.load(q_ptr + rows[:, None] * stride + dims[None, :])
+    acc = tl.zeros((M, D), dtype=tl.float32)
+    for start in range(0, n_keys, N):
+        keys = start + tl.arange(0, N)
+        if MASKED:
+            k = tl.load(k_ptr + keys[:, None] * stride + dims[None, :], mask=keys[:, None] < n_keys, other=0.0)
+            v = tl.load(v_ptr + keys[:, None] * stride + dims[None, :], mask=keys[:, None] < n_keys, other=0.0)
+        else:
+            k = tl.load(k_ptr + keys[:, None] * stride + dims[None, :])
+            v = tl.load(v_ptr + keys[:, None] * stride + dims[None, :])
+        scores = tl.dot(q, tl.trans(k))
+        acc = tl.dot(scores, v, acc)
+    tl.store(out_ptr + rows[:, None] * D + dims[None, :], acc)
+
+
+@pytest.mark.parametrize("n_keys,masked", [(64, False), (48, True), (64, True)])
+@pytest.mark.parametrize("stride_extra", [0, 24])
+def test_attention_k_and_v_tiles(n_keys, masked, stride_extra):
+    """K (only transposed) and V (B of the second product) read in place, or copied under a mask
+    that cuts the last key block; rows D or D + 24 elements apart."""
+    M, N, D = 16, 16, 32
+    stride = D + stride_extra
+    q, k, v = (torch.randn(max(M, n_keys), stride) * 0.1 for _ in range(3))
+    out = torch.empty(M, D)
+    compiled = attention_step[(1,)](q, k, v, out, stride, n_keys, M=M, N=N, D=D, MASKED=masked)
+    qd, kd, vd = q[:M, :D], k[:n_keys, :D], v[:n_keys, :D]
+    torch.testing.assert_close(out, (qd @ kd.t()) @ vd, rtol=1e-4, atol=1e-4)
+    if not masked:
+        viewed = str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
+        assert viewed.count("builtin.unrealized_conversion_cast") == 2  # K's view and V's

@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-read-matmul-lhs-tiles-in-place),canonicalize,cse)" | FileCheck %s
+// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-read-tiles-in-place),canonicalize,cse)" | FileCheck %s
 
 // A K step of a blocked matmul: the A tile is rows `row0 + i` of A (row stride %stride), columns
 // `j` shifted by the K step's offset, masked by `j < %k_left`. Where the mask holds at the tile's
@@ -157,4 +157,59 @@ func.func @not_strided_blocks(%a: !llvm.ptr, %stride: i32, %skip: i32,
   %tile2 = bufferization.to_tensor %holey restrict writable : memref<8x16xf32> to tensor<8x16xf32>
   %second = linalg.matmul ins(%tile2, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%first : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %second : tensor<8x4xf32>
+}
+
+// -----
+
+// A flash-attention step's tiles: K (rows `key0 + i`, row stride %stride), only transposed, and
+// V, the product's B. Both are read in place; B only where its rows are at most twice its width
+// apart (`stride <= 2 * 8`), since a B tile whose rows are a matrix row apart aliases in L1.
+// CHECK-LABEL: func.func @attention_tiles
+// CHECK-DAG: %[[TWICE_WIDTH:.+]] = arith.constant 16 : i64
+// CHECK: %[[K:.+]] = scf.if %{{.+}} -> (memref<4x8xf32, strided<[?, 1]>>) {
+// CHECK: %[[K_TILE:.+]] = bufferization.to_tensor %[[K]] restrict
+// CHECK: linalg.transpose ins(%[[K_TILE]] : tensor<4x8xf32>)
+// CHECK: %[[COMPACT:.+]] = arith.cmpi sle, %{{.+}}, %[[TWICE_WIDTH]] : i64
+// CHECK: %[[V_CONDITION:.+]] = arith.andi %{{.+}}, %[[COMPACT]] : i1
+// CHECK: %[[V:.+]] = scf.if %[[V_CONDITION]] -> (memref<4x8xf32, strided<[?, 1]>>) {
+// CHECK: %[[V_TILE:.+]] = bufferization.to_tensor %[[V]] restrict
+// CHECK: linalg.matmul ins(%{{.+}}, %[[V_TILE]] : tensor<4x4xf32>, tensor<4x8xf32>)
+func.func @attention_tiles(%k: !llvm.ptr, %v: !llvm.ptr, %key0: i32, %stride: i32,
+                           %p: tensor<4x4xf32>, %acc: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %k_buffer = memref.alloc() : memref<4x8xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row = arith.addi %key0, %i32 : i32
+      %row_offset = arith.muli %row, %stride : i32
+      %row_start = llvm.getelementptr %k[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %k_buffer[%i, %j] : memref<4x8xf32>
+    }
+  }
+  %k_tile = bufferization.to_tensor %k_buffer restrict writable : memref<4x8xf32> to tensor<4x8xf32>
+  %empty = tensor.empty() : tensor<8x4xf32>
+  %k_transposed = linalg.transpose ins(%k_tile : tensor<4x8xf32>) outs(%empty : tensor<8x4xf32>) permutation = [1, 0]
+  %v_buffer = memref.alloc() : memref<4x8xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row = arith.addi %key0, %i32 : i32
+      %row_offset = arith.muli %row, %stride : i32
+      %row_start = llvm.getelementptr %v[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %v_buffer[%i, %j] : memref<4x8xf32>
+    }
+  }
+  %v_tile = bufferization.to_tensor %v_buffer restrict writable : memref<4x8xf32> to tensor<4x8xf32>
+  %out = linalg.matmul ins(%p, %v_tile : tensor<4x4xf32>, tensor<4x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %k_transposed, %out : tensor<8x4xf32>, tensor<4x8xf32>
 }
