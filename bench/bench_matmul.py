@@ -3,6 +3,7 @@
     python bench/bench_matmul.py            # square 512-2048 and skinny shapes, autotuned, 1 and all threads
     python bench/bench_matmul.py --large    # adds 4096^3
     python bench/bench_matmul.py --quick    # 256^3 per dtype, one config, all cores (what CI runs)
+    python bench/bench_matmul.py --layout nt    # B transposed (x @ w.t(), an nn.Linear weight); tn, tt
     python bench/bench_matmul.py --save-path DIR    # also a CSV table and a PNG plot per dtype and thread count
 
 GFLOP/s counts 2*M*N*K. The torch column is torch.mm in the same dtype (int8: torch._int_mm, int32
@@ -24,6 +25,7 @@ import report  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "int8": torch.int8}
+LAYOUT = "nn"  # A and B row-major ("n") or transposed views of row-major tensors ("t"), as in BLAS
 BLOCKS = {}  # (dtype, MxNxK) -> the tile shape tritium ran (autotuning picks it once per shape)
 
 
@@ -32,9 +34,11 @@ def operands(M, N, K, dtype):
     if dtype == torch.int8:
         a = torch.randint(-128, 128, (M, K), generator=g, dtype=torch.int8)
         b = torch.randint(-128, 128, (K, N), generator=g, dtype=torch.int8)
+        if LAYOUT != "nn":
+            raise SystemExit("--layout: int8 runs row-major operands only")
         return a, b, torch.empty(M, N, dtype=torch.int32)
-    a = torch.randn(M, K, generator=g).to(dtype)
-    b = torch.randn(K, N, generator=g).to(dtype)
+    a = (torch.randn(K, M, generator=g).t() if LAYOUT[0] == "t" else torch.randn(M, K, generator=g)).to(dtype)
+    b = (torch.randn(N, K, generator=g).t() if LAYOUT[1] == "t" else torch.randn(K, N, generator=g)).to(dtype)
     return a, b, torch.empty(M, N, dtype=torch.float32)
 
 
@@ -78,13 +82,18 @@ def main():
     parser = report.parser(__doc__, "256^3 only, one config, all cores")
     parser.add_argument("--large", action="store_true", help="add 4096^3")
     parser.add_argument("--dtypes", default=",".join(DTYPES), help="comma-separated among " + ",".join(DTYPES))
+    parser.add_argument("--layout", default="nn", choices=["nn", "nt", "tn", "tt"],
+                        help="t: that operand a transposed view (B of x @ w.t(), a column-major A)")
     args = parser.parse_args()
+    global LAYOUT
+    LAYOUT = args.layout
     import tritium
     cores = os.cpu_count() or 1
     threads = [cores] if args.quick else sorted({1, cores})
     flags = report.cpu_features({"avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "avx_vnni", "avx512_fp16",
                                  "amx_bf16", "amx_int8"})
-    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {flags}")
+    print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {flags}; "
+          f"layout {LAYOUT}")
     if args.quick:
         shapes = [(256, 256, 256)]
     else:

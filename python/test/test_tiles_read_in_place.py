@@ -89,13 +89,28 @@ def test_a_with_a_wider_row_stride_and_an_offset():
     run(wide[7:71, 13:61], torch.randn(48, 32))
 
 
-def test_a_transposed_is_copied():
-    """Columns of a transposed A are a row apart: no unit stride, no view; still correct."""
+def test_a_transposed_is_transposed_from_a_view():
+    """Columns of a transposed A are a row apart, its rows consecutive: the tile buffer is filled
+    by a transpose of a view of A (by register blocks) instead of a gathering copy."""
     a = torch.randn(48, 64).t()
     compiled = run(a, torch.randn(48, 32))
     viewed = str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
-    assert viewed.count("builtin.unrealized_conversion_cast") == 1  # B's view only
-    assert "memref<32x16xf32, strided<[?, 1]>>" not in viewed
+    assert viewed.count("builtin.unrealized_conversion_cast") == 2  # A's transposed view and B's
+    assert "linalg.transpose ins(%" in viewed and "memref<16x32xf32, strided<[?, 1]>>) outs(" in viewed
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("transpose_a,transpose_b", [(False, True), (True, False), (True, True)])
+@pytest.mark.parametrize("M,N,K", [
+    (64, 64, 64),  # every tile by a transpose of a view
+    (64, 32, 40),  # the last K step is masked: filled element by element
+    (50, 40, 32),  # the last row and column blocks wrap around (% M, % N)
+])
+def test_column_major_operands(dtype, transpose_a, transpose_b, M, N, K):
+    """`x @ w.t()` (an nn.Linear weight) and transposed A: values on every path."""
+    a = torch.randn(K, M, dtype=dtype).t() if transpose_a else torch.randn(M, K, dtype=dtype)
+    b = torch.randn(N, K, dtype=dtype).t() if transpose_b else torch.randn(K, N, dtype=dtype)
+    run(a, b)
 
 
 def test_rows_far_apart():

@@ -110,18 +110,26 @@ func.func @corner_checks(%a: !llvm.ptr, %row0: i32, %stride: i32, %k_left: i32,
 
 // -----
 
-// Left as they are: a tile whose columns are not consecutive elements (a transposed A), and a
-// tile whose mask is `!=` (true at the corners says nothing about the elements between).
-// CHECK-LABEL: func.func @not_strided_blocks
-// CHECK-NOT: unrealized_conversion_cast
-// CHECK: return
-func.func @not_strided_blocks(%a: !llvm.ptr, %stride: i32, %skip: i32,
-                              %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+// A tile of a column-major A (`a + i + j * stride`: consecutive rows are consecutive elements):
+// where the corners check out, the buffer is filled by a transpose of a view whose rows are the
+// tile's columns (run by register blocks later) instead of the gathering fill; the matmul still
+// reads the buffer.
+// CHECK-LABEL: func.func @column_major_a_tile
+// CHECK: %[[VIEW:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<16x8xf32, strided<[?, 1]>>
+// CHECK: scf.if %{{.+}} {
+// CHECK:   linalg.transpose ins(%[[VIEW]] : memref<16x8xf32, strided<[?, 1]>>) outs(%[[BUFFER:.+]] : memref<8x16xf32>) permutation = [1, 0]
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     llvm.load
+// CHECK:     memref.store %{{.+}}, %[[BUFFER]]
+// CHECK: %[[TILE:.+]] = bufferization.to_tensor %[[BUFFER]] restrict writable
+// CHECK: linalg.matmul ins(%[[TILE]], %{{.+}} : tensor<8x16xf32>, tensor<16x4xf32>)
+func.func @column_major_a_tile(%a: !llvm.ptr, %stride: i32, %b: tensor<16x4xf32>,
+                               %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %zero = arith.constant 0.0 : f32
   %transposed = memref.alloc() : memref<8x16xf32>
   scf.for %i = %c0 to %c8 step %c1 {
     scf.for %j = %c0 to %c16 step %c1 {
@@ -135,6 +143,40 @@ func.func @not_strided_blocks(%a: !llvm.ptr, %stride: i32, %skip: i32,
     }
   }
   %tile = bufferization.to_tensor %transposed restrict writable : memref<8x16xf32> to tensor<8x16xf32>
+  %product = linalg.matmul ins(%tile, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %product : tensor<8x4xf32>
+}
+
+// -----
+
+// Left as they are: a tile in which neither consecutive rows nor consecutive columns are
+// consecutive elements, and a tile whose mask is `!=` (true at the corners says nothing about
+// the elements between).
+// CHECK-LABEL: func.func @not_strided_blocks
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: return
+func.func @not_strided_blocks(%a: !llvm.ptr, %stride: i32, %skip: i32,
+                              %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c2_i32 = arith.constant 2 : i32
+  %zero = arith.constant 0.0 : f32
+  %spread = memref.alloc() : memref<8x16xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %j32 = arith.index_cast %j : index to i32
+      %row_offset = arith.muli %i32, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %every_other = arith.muli %j32, %c2_i32 : i32
+      %address = llvm.getelementptr %row_start[%every_other] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %spread[%i, %j] : memref<8x16xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %spread restrict writable : memref<8x16xf32> to tensor<8x16xf32>
   %first = linalg.matmul ins(%tile, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
   %holey = memref.alloc() : memref<8x16xf32>
   scf.for %i = %c0 to %c8 step %c1 {

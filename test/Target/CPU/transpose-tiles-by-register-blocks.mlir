@@ -91,3 +91,16 @@ func.func @not_by_blocks(%a: memref<12x8xf32>, %b: memref<8x12xf32>, %c: memref<
   }
   return
 }
+
+// -----
+
+// The named op too (a column-major tile's fill from a view, built before bufferization).
+// CHECK-LABEL: func.func @named_transpose
+// CHECK-NOT: linalg.transpose
+// CHECK-COUNT-8: vector.load {{.+}} : memref<8x16xf32, strided<[?, 1]>>, vector<8xf32>
+// CHECK-COUNT-24: vector.shuffle
+// CHECK-COUNT-8: vector.store {{.+}} : memref<16x8xf32>, vector<8xf32>
+func.func @named_transpose(%src: memref<8x16xf32, strided<[?, 1]>>, %dst: memref<16x8xf32>) {
+  linalg.transpose ins(%src : memref<8x16xf32, strided<[?, 1]>>) outs(%dst : memref<16x8xf32>) permutation = [1, 0]
+  return
+}

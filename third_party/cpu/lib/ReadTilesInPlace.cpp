@@ -13,6 +13,11 @@
 // whole matrix row apart, and a 16-column strip of 64 of them aliases into a few L1 sets —
 // reading it in place made 1024^3 slower. Attention's V tile is one contiguous block.
 //
+// A tile of a column-major operand (`base + i + j * stride`: a transposed A, the B of
+// `x @ w.t()` with an nn.Linear weight) was gathered element by element, 2-5x slower than the
+// whole matmul with row-major operands. Under the same conditions it is now filled by a
+// transpose of a view whose rows are the tile's columns, which runs by register blocks.
+//
 // The buffer's fill is a loop nest over the tile (perhaps one branch of an `scf.if`, the
 // other handling a `%` wrap) whose address is a linear function of the two induction
 // variables, built from `index_cast`, `extsi`, `addi`, `subi` and `muli` by loop-invariant
@@ -250,7 +255,11 @@ bool collectComparisons(Value mask, SmallVectorImpl<arith::CmpIOp> &comparisons)
 /// `where`) the condition under which it is, and the view of that block.
 struct InPlaceRead {
   Value condition;
-  Value view; // memref<MxKxT, strided<[?, 1]>>, meaningful only under `condition`
+  Value view; // meaningful only under `condition`
+  // The tile's columns are the view's rows (`base + i + j * stride`: a tile of a column-major
+  // operand): the view is memref<KxMxT, strided<[?, 1]>>, to be transposed into the buffer.
+  // Otherwise the view is the tile itself, memref<MxKxT, strided<[?, 1]>>.
+  bool transposed;
 };
 
 std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::AllocOp buffer,
@@ -276,8 +285,10 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
               b.createOrFold<arith::AddIOp>(loc, offset.row, form->row),
               b.createOrFold<arith::AddIOp>(loc, offset.column, form->column)};
   }
-  // Consecutive columns must be consecutive elements.
-  if (!isConstantIntValue(offset.column, 1))
+  // Consecutive columns must be consecutive elements, or consecutive rows (a column-major
+  // block, transposed into the buffer by whole vectors instead of gathered).
+  bool transposed = !isConstantIntValue(offset.column, 1);
+  if (transposed && !isConstantIntValue(offset.row, 1))
     return std::nullopt;
   SmallVector<std::pair<arith::CmpIOp, std::pair<LinearForm, LinearForm>>> tests;
   for (arith::CmpIOp comparison : comparisons) {
@@ -321,7 +332,7 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
   }
   if (fill.mask && fill.rows.isDefinedOutsideOfLoop(fill.mask))
     require(fill.mask);
-  if (compactRowsOnly)
+  if (compactRowsOnly && !transposed) // a transposed block is copied anyway
     require(b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, offset.row,
                                           forms.constant(2 * shape[1])));
 
@@ -341,14 +352,17 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
   insert(base, {0});
   insert(base, {1});
   insert(zero, {2});
-  insert(forms.constant(shape[0]), {3, 0});
-  insert(forms.constant(shape[1]), {3, 1});
-  insert(offset.row, {4, 0});
+  insert(forms.constant(shape[transposed ? 1 : 0]), {3, 0});
+  insert(forms.constant(shape[transposed ? 0 : 1]), {3, 1});
+  insert(transposed ? offset.column : offset.row, {4, 0});
   insert(forms.constant(1), {4, 1});
+  if (transposed)
+    viewType = MemRefType::get({shape[1], shape[0]}, viewType.getElementType(),
+                               viewType.getLayout());
   Value view =
       UnrealizedConversionCastOp::create(b, loc, TypeRange{viewType}, ValueRange{descriptor})
           .getResult(0);
-  return InPlaceRead{condition, view};
+  return InPlaceRead{condition, view, transposed};
 }
 
 /// The op in `buffer`'s block that fills it, and the nest to read in place: the fill itself,
@@ -439,6 +453,16 @@ void readInPlace(OpOperand &use, bool compactRowsOnly) {
       built.push_back(&*it);
     for (Operation *op : llvm::reverse(built))
       op->erase();
+    return;
+  }
+  if (read->transposed) {
+    // The buffer is still what the consumer reads; it is filled by a transpose of the view
+    // (by register blocks, later) where the block is whole, else by the fill.
+    auto choice = scf::IfOp::create(b, loc, TypeRange{}, read->condition, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(choice.thenBlock());
+    linalg::TransposeOp::create(b, loc, read->view, buffer.getResult(),
+                                ArrayRef<int64_t>{1, 0});
+    filler->moveBefore(choice.elseBlock()->getTerminator());
     return;
   }
   auto choice = scf::IfOp::create(b, loc, TypeRange{viewType}, read->condition,

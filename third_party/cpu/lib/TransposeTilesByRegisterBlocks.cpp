@@ -43,9 +43,11 @@ bool hasContiguousRows(MemRefType type) {
          succeeded(type.getStridesAndOffset(strides, offset)) && strides[1] == 1;
 }
 
-/// The block side for a transpose `generic` (`out[i, j] = in[j, i]`, nothing else), if it
-/// can run by blocks.
-std::optional<int64_t> blockSideOf(linalg::GenericOp generic) {
+/// The block side for a transpose (`out[i, j] = in[j, i]`, nothing else: a `generic` or a
+/// `linalg.transpose`), if it can run by blocks.
+std::optional<int64_t> blockSideOf(linalg::LinalgOp generic) {
+  if (!isa<linalg::GenericOp, linalg::TransposeOp>(generic))
+    return std::nullopt;
   if (!generic.hasPureBufferSemantics() || generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 || generic.getNumLoops() != 2 ||
       generic.getNumReductionLoops() != 0)
@@ -57,7 +59,7 @@ std::optional<int64_t> blockSideOf(linalg::GenericOp generic) {
   if (!(maps[0] == transposed && maps[1].isIdentity()) &&
       !(maps[0].isIdentity() && maps[1] == transposed))
     return std::nullopt;
-  Block *body = generic.getBody();
+  Block *body = generic.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   if (body->getOperations().size() != 1 || yield.getValues().front() != body->getArgument(0))
     return std::nullopt;
@@ -133,7 +135,7 @@ SmallVector<Value> transposeInRegisters(OpBuilder &b, Location loc, ArrayRef<Val
   return columns;
 }
 
-void transposeByBlocks(linalg::GenericOp generic, int64_t side) {
+void transposeByBlocks(linalg::LinalgOp generic, int64_t side) {
   OpBuilder b(generic);
   Location loc = generic.getLoc();
   Value source = generic.getDpsInputs()[0], target = generic.getDpsInits()[0];
@@ -173,8 +175,8 @@ void transposeByBlocks(linalg::GenericOp generic, int64_t side) {
 struct TransposeTilesByRegisterBlocksPass
     : impl::TransposeTilesByRegisterBlocksBase<TransposeTilesByRegisterBlocksPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, int64_t>> transposes;
-    getOperation()->walk([&](linalg::GenericOp generic) {
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> transposes;
+    getOperation()->walk([&](linalg::LinalgOp generic) {
       if (std::optional<int64_t> side = blockSideOf(generic))
         transposes.emplace_back(generic, *side);
     });

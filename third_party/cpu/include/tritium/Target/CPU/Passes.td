@@ -125,7 +125,9 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::func::Func
     (linear functions take their extremes there), the consumer reads a strided view of the
     operand (`memref<MxKxT, strided<[?, 1]>>` from an LLVM memref descriptor); otherwise the
     fill runs as before. `scf.if %in_place -> memref<..., strided<[?, 1]>> { view } else
-    { fill; memref.cast %buffer }`, then `bufferization.to_tensor ... restrict`.
+    { fill; memref.cast %buffer }`, then `bufferization.to_tensor ... restrict`. A column-major
+    block (`base + i + j * stride`: a transposed A, `x @ w.t()`'s B) keeps its buffer, filled by
+    `linalg.transpose` of a `memref<KxMxT, strided<[?, 1]>>` view under the same conditions.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::LLVM::LLVMDialect",
