@@ -23,7 +23,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -130,15 +129,6 @@ bool readsAlongContiguousDimension(scf::ForOp loop, const LoopAccumulation &accu
   return !result.wasInterrupted();
 }
 
-std::optional<int64_t> constantTripCount(scf::ForOp loop) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0)
-    return std::nullopt;
-  return *upper > *lower ? (*upper - *lower + *step - 1) / *step : 0;
-}
-
 /// `loop` carries the accumulator in a register and is kept rolled.
 void keepRolled(scf::ForOp loop, LoopAccumulation accumulation) {
   OpBuilder b(loop);
@@ -172,8 +162,8 @@ struct KeepReductionLoopsRolledPass
   void runOnOperation() override {
     SmallVector<std::pair<scf::ForOp, LoopAccumulation>> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      std::optional<int64_t> trips = constantTripCount(loop);
-      if (!trips || *trips < kMinimumRolledTripCount)
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (!trips || trips->ult(kMinimumRolledTripCount))
         return;
       std::optional<LoopAccumulation> accumulation = loopAccumulationOf(loop);
       if (accumulation && isReassociable(accumulation->combiner) &&

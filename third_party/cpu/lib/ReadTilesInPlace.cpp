@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InductionVariableOffsets.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -135,13 +136,7 @@ private:
   static bool isInvariant(const LinearForm &form) {
     return isZero(form.row) && isZero(form.column);
   }
-  Value widen(Value v) {
-    if (v.getType().isIndex())
-      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-    if (v.getType().getIntOrFloatBitWidth() < 64)
-      return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-    return v;
-  }
+  Value widen(Value v) { return widenToI64(b, loc, v); }
   Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
   Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(loc, x, y); }
   Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
