@@ -1,5 +1,6 @@
 // RUN: tritium-opt %s --tritium-cpu-expand-math-to-polynomials | FileCheck %s
 // RUN: tritium-opt %s --tritium-cpu-expand-math-to-polynomials=ldexp-scaling | FileCheck %s --check-prefix=LDEXP
+// RUN: tritium-opt %s --tritium-cpu-expand-math-to-polynomials | FileCheck %s --check-prefix=INTERLEAVE
 
 // exp becomes arith (vectorizable, no division); sin keeps its libm call.
 // CHECK-LABEL: func.func @transcendental
@@ -88,4 +89,47 @@ func.func @scalar_exp(%x: f32) -> f32 {
 func.func @vector_exp(%x: vector<4xf32>) -> vector<4xf32> {
   %0 = math.exp %x : vector<4xf32>
   return %0 : vector<4xf32>
+}
+
+// f32 erf: x + x * P(x^2) near zero (Horner, ending in fma(p, x, x)); beyond 0.921875,
+// 1 - 2^Q(min(|x|, 4)) with Q and 2^Q's polynomial by Estrin's scheme (products of the
+// argument's powers), the sign copied back; one select picks the branch. No division, no libm
+// call; f64 keeps its libm call. The enclosing loop asks LLVM for 4 interleaved iterations.
+// CHECK-LABEL: func.func @erf
+// CHECK: %[[SQUARE:.+]] = arith.mulf %arg0, %arg0 : f32
+// CHECK-COUNT-5: math.fma %{{.+}}, %[[SQUARE]], %{{.+}} : f32
+// CHECK: %[[NEAR:.+]] = math.fma %{{.+}}, %arg0, %arg0 : f32
+// CHECK: %[[ABS:.+]] = math.absf %arg0 : f32
+// CHECK: %[[BEYOND:.+]] = arith.cmpf ogt, %[[ABS]], %[[FOUR:.+]] : f32
+// CHECK: %[[T:.+]] = arith.select %[[BEYOND]], %[[FOUR]], %[[ABS]] : f32
+// CHECK: %[[T2:.+]] = arith.mulf %[[T]], %[[T]] : f32
+// CHECK: arith.mulf %[[T2]], %[[T2]] : f32
+// CHECK-NOT: arith.divf
+// CHECK: %[[AWAY:.+]] = math.copysign %{{.+}}, %arg0 : f32
+// CHECK: %[[FAR:.+]] = arith.cmpf ogt, %[[ABS]], %{{.+}} : f32
+// CHECK: %[[R:.+]] = arith.select %[[FAR]], %[[AWAY]], %[[NEAR]] : f32
+// CHECK: math.erf %arg1 : f64
+// CHECK: return %[[R]]
+func.func @erf(%x: f32, %y: f64) -> (f32, f64) {
+  %0 = math.erf %x : f32
+  %1 = math.erf %y : f64
+  return %0, %1 : f32, f64
+}
+
+// INTERLEAVE: #[[INTERLEAVE:.+]] = #llvm.loop_interleave<count = 4 : i32>
+// INTERLEAVE: #[[ANNOTATION:.+]] = #llvm.loop_annotation<interleave = #[[INTERLEAVE]]>
+// INTERLEAVE-LABEL: func.func @erf_loop
+// INTERLEAVE: scf.for
+// INTERLEAVE-NOT: math.erf
+// INTERLEAVE: } {llvm.loop_annotation = #[[ANNOTATION]]}
+func.func @erf_loop(%buf: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %v = memref.load %buf[%i] : memref<64xf32>
+    %e = math.erf %v : f32
+    memref.store %e, %buf[%i] : memref<64xf32>
+  }
+  return
 }

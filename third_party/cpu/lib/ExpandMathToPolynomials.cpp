@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace tritium::cpu {
@@ -20,6 +21,8 @@ namespace {
 
 /// Functions whose upstream approximations are accurate to a few ULP over the whole f32
 /// range. The others (sin, cos, atan, ...) stay as libm calls, which are exact but scalar.
+/// f32 exp, exp2 and erf are expanded here before the upstream patterns run (faster forms of
+/// the same accuracy); the list still serves their narrower types, which go through f32.
 bool hasAccurateApproximation(StringRef name) {
   name.consume_front("math.");
   return llvm::is_contained({"exp", "expm1", "log", "log1p", "log2", "tanh", "erf"}, name);
@@ -84,6 +87,36 @@ constexpr float kExpCoefficients[6] = {0x1p+0f,          0x1.fffffcp-2f,   0x1.5
 constexpr float kExp2Coefficients[6] = {0x1.62e43p-1f,   0x1.ebfbdcp-3f,   0x1.c6aee8p-5f,
                                         0x1.3b2d4cp-7f,  0x1.5f3e54p-10f,  0x1.41fbbcp-13f};
 
+/// c[0] + c[1] v + ... + c[n] v^n by Horner's rule with fused multiply-adds: the fewest
+/// operations and roundings, a dependency chain of n.
+Value polynomialByHorner(OpBuilder &b, Location loc, ArrayRef<float> c, Value v) {
+  Value p = f32Constant(b, loc, v.getType(), c.back());
+  for (float coefficient : llvm::reverse(c.drop_back()))
+    p = math::FmaOp::create(b, loc, p, v, f32Constant(b, loc, v.getType(), coefficient));
+  return p;
+}
+
+/// The same polynomial by Estrin's scheme: neighbouring terms paired with v, the pairs paired
+/// with v^2, and so on; a dependency chain of about log2(n) fused multiply-adds, for loops whose
+/// iterations are long chains the core cannot overlap (a vector of erf waited ~75 cycles).
+Value polynomialByEstrin(OpBuilder &b, Location loc, ArrayRef<float> c, Value v) {
+  SmallVector<Value> terms;
+  for (float coefficient : c)
+    terms.push_back(f32Constant(b, loc, v.getType(), coefficient));
+  Value power = v;
+  while (terms.size() > 1) {
+    SmallVector<Value> paired;
+    for (size_t i = 0; i < terms.size(); i += 2)
+      paired.push_back(i + 1 < terms.size()
+                           ? math::FmaOp::create(b, loc, terms[i + 1], power, terms[i]).getResult()
+                           : terms[i]);
+    terms = std::move(paired);
+    if (terms.size() > 1)
+      power = arith::MulFOp::create(b, loc, power, power);
+  }
+  return terms.front();
+}
+
 /// f32 exp2 has no upstream approximation (LLVM calls exp2f once per element), and numpy's
 /// exp (ExpandMathLikeNumPy, which the numpy-exp option keeps) divides once per element. Both
 /// become 2^n * P(f) with n an integer and |f| <= 1/2 ln 2, without a division:
@@ -97,6 +130,63 @@ constexpr float kExp2Coefficients[6] = {0x1.62e43p-1f,   0x1.ebfbdcp-3f,   0x1.c
 /// 2^(n - n/2), built from integer bits (vector operands, which the LLVM dialect's ldexp does not take). Inputs are clamped to where the result is 0 or
 /// infinity anyway, by selects that let NaN through: every step keeps it NaN, so it needs no
 /// test of its own. Both stay within 1 ulp (python/test/test_exp_polynomial.py).
+/// Inside a longer computation (erf), `inner` drops the clamp and applies 2^n as one power of two
+/// (the caller keeps |x| < 80, so e^x is a normal number) and evaluates P by Estrin's scheme:
+/// a dependency chain of 3 fused multiply-adds instead of 6, at the cost of two multiplications.
+Value buildExponential(OpBuilder &b, Location loc, Value x, bool natural, bool ldexpScaling,
+                       bool inner = false) {
+  Type type = x.getType();
+  Type intType = b.getI32Type();
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    intType = shaped.clone(b.getI32Type());
+  auto constant = [&](float v) { return f32Constant(b, loc, type, v); };
+  auto integer = [&](int32_t v) { return i32Constant(b, loc, intType, v); };
+  Value clamped = x;
+  if (!inner) {
+    // exp: e^-110 and e^90 are beyond the subnormals and the largest float. A comparison with
+    // NaN is false, so NaN passes both selects.
+    float lowest = natural ? -110.0f : -160.0f, highest = natural ? 90.0f : 130.0f;
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, constant(lowest));
+    clamped = arith::SelectOp::create(b, loc, below, constant(lowest), x);
+    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, clamped, constant(highest));
+    clamped = arith::SelectOp::create(b, loc, above, constant(highest), clamped);
+  }
+  const float shifter = 0x1.8p23f; // adding it rounds |v| < 2^22 to an integer, to nearest even
+  Value shifted, f;
+  if (natural) {
+    shifted = math::FmaOp::create(b, loc, clamped, constant(0x1.715476p+0f), constant(shifter));
+    Value n = arith::SubFOp::create(b, loc, shifted, constant(shifter));
+    f = math::FmaOp::create(b, loc, n, constant(-0x1.62e43p-1f), clamped); // ln 2, high part
+    f = math::FmaOp::create(b, loc, n, constant(0x1.05c61p-29f), f);       // ln 2, low part
+  } else {
+    shifted = arith::AddFOp::create(b, loc, clamped, constant(shifter));
+    Value n = arith::SubFOp::create(b, loc, shifted, constant(shifter));
+    f = arith::SubFOp::create(b, loc, clamped, n);
+  }
+  SmallVector<float, 7> coefficients = {1.0f};
+  llvm::append_range(coefficients, natural ? ArrayRef<float>(kExpCoefficients)
+                                           : ArrayRef<float>(kExp2Coefficients));
+  Value p = inner ? polynomialByEstrin(b, loc, coefficients, f)
+                  : polynomialByHorner(b, loc, coefficients, f);
+  Value exponent = arith::SubIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, intType, shifted),
+      integer(llvm::bit_cast<int32_t>(shifter)));
+  // The LLVM dialect's ldexp takes scalars; LLVM's loop vectorizer widens it.
+  if (ldexpScaling && !isa<ShapedType>(type))
+    return LLVM::LoadExpOp::create(b, loc, type, p, exponent);
+  auto powerOfTwo = [&](Value k) {
+    Value biased = arith::AddIOp::create(b, loc, k, integer(127));
+    Value bits = arith::ShLIOp::create(b, loc, biased, integer(23));
+    return arith::BitcastOp::create(b, loc, type, bits).getResult();
+  };
+  if (inner)
+    return arith::MulFOp::create(b, loc, p, powerOfTwo(exponent));
+  Value half = arith::ShRSIOp::create(b, loc, exponent, integer(1));
+  Value rest = arith::SubIOp::create(b, loc, exponent, half);
+  Value result = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
+  return arith::MulFOp::create(b, loc, result, powerOfTwo(rest));
+}
+
 void expandExponentials(Operation *root, bool ldexpScaling) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -104,61 +194,82 @@ void expandExponentials(Operation *root, bool ldexpScaling) {
       ops.push_back(op);
   });
   for (Operation *op : ops) {
-    bool natural = isa<math::ExpOp>(op);
+    OpBuilder b(op);
+    op->getResult(0).replaceAllUsesWith(buildExponential(
+        b, op->getLoc(), op->getOperand(0), isa<math::ExpOp>(op), ldexpScaling));
+    op->erase();
+  }
+}
+
+/// Asks LLVM to interleave `count` vector iterations of `loop` (merged into the loop's
+/// annotation): a vector of erf is a chain of some 30 dependent operations, and with the loop
+/// vectorizer's own choice (one or two iterations) the core mostly waits on the chain.
+void interleaveIterations(scf::ForOp loop, unsigned count) {
+  MLIRContext *ctx = loop.getContext();
+  auto interleave =
+      LLVM::LoopInterleaveAttr::get(ctx, IntegerAttr::get(IntegerType::get(ctx, 32), count));
+  auto a = loop->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation");
+  if (a)
+    a = LLVM::LoopAnnotationAttr::get(
+        ctx, a.getDisableNonforced(), a.getVectorize(), interleave, a.getUnroll(),
+        a.getUnrollAndJam(), a.getLicm(), a.getDistribute(), a.getPipeline(), a.getPeeled(),
+        a.getUnswitch(), a.getMustProgress(), a.getIsVectorized(), a.getStartLoc(),
+        a.getEndLoc(), a.getParallelAccesses());
+  else
+    a = LLVM::LoopAnnotationAttr::get(ctx, {}, {}, interleave, {}, {}, {}, {}, {}, {}, {}, {},
+                                      {}, {}, {}, {});
+  loop->setAttr("llvm.loop_annotation", a);
+}
+
+/// erf(x) - x = x * P(x^2) for |x| <= 0.921875: coefficients of (x^2)^0 .. (x^2)^5, fitted
+/// here for the least largest error (Lawson's iteration) against erf(x) / x - 1.
+constexpr float kErfNearZero[6] = {0x1.06eba6p-3f,  -0x1.8126eep-2f, 0x1.ce1b94p-4f,
+                                   -0x1.b69a7ap-6f, 0x1.478c7ap-8f,  -0x1.3b4626p-11f};
+/// log2(erfc(t)) for 0.921875 <= t <= 4: coefficients of t^0 .. t^6, fitted the same way with
+/// the error weighted by erfc(t) / erf(t), its share of the result 1 - 2^log2(erfc(t)).
+constexpr float kLog2ErfcAway[7] = {-0x1.2c5824p-12f, -0x1.a07ae0p+0f, -0x1.d6acf8p-1f,
+                                    -0x1.33075ep-3f,  0x1.069732p-5f,  -0x1.1f8824p-8f,
+                                    0x1.281552p-12f};
+
+/// f32 erf within 1.5 ulp (1.04 for |x| <= 0.921875, 0.76 beyond 1.5; python/test/
+/// test_erf_polynomial.py), without the division and the three-interval coefficient selects of
+/// the upstream rational approximation (80 instructions and a vdivps per 8 elements):
+///   |x| <= 0.921875:  erf(x) = x + x * P(x^2)                       (keeps -0 and subnormals)
+///   |x| >  0.921875:  erf(x) = copysign(1 - 2^Q(min(|x|, 4)), x)    (Q ~ log2 erfc)
+/// erfc(4) = 1.5e-8 is below half an ulp of 1: larger |x|, infinities included, give +-1. Both
+/// branches are computed and one selected, as vector lanes would anyway; NaN fails the
+/// comparison and takes the first branch, which keeps it NaN. Q stays within [-26, 0] for the
+/// clamped |x|, so its power of two needs no clamp and is a normal number. The second branch is
+/// the longer chain: Q and 2^Q's polynomial by Estrin's scheme, and the enclosing loop asks for
+/// 4 interleaved vector iterations (a standalone erf over 2^20 floats at one thread on Zen 3:
+/// 870 us with the upstream form, 740 with this one; torch.erf 1680).
+void expandErf(Operation *root, bool ldexpScaling) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<math::ErfOp>(op) && getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
     OpBuilder b(op);
     Location loc = op->getLoc();
     Value x = op->getOperand(0);
     Type type = x.getType();
-    Type intType = b.getI32Type();
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      intType = shaped.clone(b.getI32Type());
     auto constant = [&](float v) { return f32Constant(b, loc, type, v); };
-    auto integer = [&](int32_t v) { return i32Constant(b, loc, intType, v); };
-    // exp: e^-110 and e^90 are beyond the subnormals and the largest float. A comparison with
-    // NaN is false, so NaN passes both selects.
-    float lowest = natural ? -110.0f : -160.0f, highest = natural ? 90.0f : 130.0f;
-    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, constant(lowest));
-    Value clamped = arith::SelectOp::create(b, loc, below, constant(lowest), x);
-    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, clamped, constant(highest));
-    clamped = arith::SelectOp::create(b, loc, above, constant(highest), clamped);
-    const float shifter = 0x1.8p23f; // adding it rounds |v| < 2^22 to an integer, to nearest even
-    Value shifted, f;
-    if (natural) {
-      shifted = math::FmaOp::create(b, loc, clamped, constant(0x1.715476p+0f), constant(shifter));
-      Value n = arith::SubFOp::create(b, loc, shifted, constant(shifter));
-      f = math::FmaOp::create(b, loc, n, constant(-0x1.62e43p-1f), clamped); // ln 2, high part
-      f = math::FmaOp::create(b, loc, n, constant(0x1.05c61p-29f), f);       // ln 2, low part
-    } else {
-      shifted = arith::AddFOp::create(b, loc, clamped, constant(shifter));
-      Value n = arith::SubFOp::create(b, loc, shifted, constant(shifter));
-      f = arith::SubFOp::create(b, loc, clamped, n);
-    }
-    // P by Horner's rule with fused multiply-adds.
-    ArrayRef<float> coefficients = natural ? ArrayRef<float>(kExpCoefficients)
-                                           : ArrayRef<float>(kExp2Coefficients);
-    Value p = constant(coefficients.back());
-    for (float c : llvm::reverse(coefficients.drop_back()))
-      p = math::FmaOp::create(b, loc, p, f, constant(c));
-    p = math::FmaOp::create(b, loc, p, f, constant(1.0f));
-    Value exponent = arith::SubIOp::create(
-        b, loc, arith::BitcastOp::create(b, loc, intType, shifted),
-        integer(llvm::bit_cast<int32_t>(shifter)));
-    Value result;
-    // The LLVM dialect's ldexp takes scalars; LLVM's loop vectorizer widens it.
-    if (ldexpScaling && !isa<ShapedType>(type)) {
-      result = LLVM::LoadExpOp::create(b, loc, type, p, exponent);
-    } else {
-      Value half = arith::ShRSIOp::create(b, loc, exponent, integer(1));
-      Value rest = arith::SubIOp::create(b, loc, exponent, half);
-      auto powerOfTwo = [&](Value k) {
-        Value biased = arith::AddIOp::create(b, loc, k, integer(127));
-        Value bits = arith::ShLIOp::create(b, loc, biased, integer(23));
-        return arith::BitcastOp::create(b, loc, type, bits).getResult();
-      };
-      result = arith::MulFOp::create(b, loc, p, powerOfTwo(half));
-      result = arith::MulFOp::create(b, loc, result, powerOfTwo(rest));
-    }
-    op->getResult(0).replaceAllUsesWith(result);
+    Value square = arith::MulFOp::create(b, loc, x, x);
+    Value nearZero =
+        math::FmaOp::create(b, loc, polynomialByHorner(b, loc, kErfNearZero, square), x, x);
+    Value magnitude = math::AbsFOp::create(b, loc, x);
+    Value beyond = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, magnitude, constant(4.0f));
+    Value t = arith::SelectOp::create(b, loc, beyond, constant(4.0f), magnitude);
+    Value complement = buildExponential(b, loc, polynomialByEstrin(b, loc, kLog2ErfcAway, t),
+                                        /*natural=*/false, ldexpScaling, /*inner=*/true);
+    Value away = math::CopySignOp::create(
+        b, loc, arith::SubFOp::create(b, loc, constant(1.0f), complement), x);
+    Value far = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, magnitude,
+                                      constant(0.921875f));
+    op->getResult(0).replaceAllUsesWith(arith::SelectOp::create(b, loc, far, away, nearZero));
+    if (auto loop = op->getParentOfType<scf::ForOp>(); loop && !isa<ShapedType>(type))
+      interleaveIterations(loop, 4);
     op->erase();
   }
 }
@@ -168,6 +279,7 @@ struct ExpandMathToPolynomialsPass
   using Base::Base;
   void runOnOperation() override {
     widenToSubnormals(getOperation());
+    expandErf(getOperation(), ldexpScaling);
     expandExponentials(getOperation(), ldexpScaling);
     RewritePatternSet patterns(&getContext());
     populateMathF32ExpansionPatterns(patterns, hasAccurateApproximation);
