@@ -2,6 +2,8 @@
 are streamed into their stores' loops and some that are not, and must give the same results as
 torch whichever path a load takes."""
 
+import re
+
 import pytest
 import torch
 import triton
@@ -312,4 +314,47 @@ def test_costly_value_of_several_loops_is_computed_once(block_r):
     compiled = gelu_layer_norm_kernel[(triton.cdiv(rows, block_r), )](x, w, b, out, rows, N=n, BLOCK_R=block_r)
     expected = torch.nn.functional.layer_norm(torch.nn.functional.gelu(x), (n, ), w, b)
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
-    assert compiled.asm["linalg"].count("math.erf") == 1
+    linalg = compiled.asm["linalg"]
+    assert linalg.count("math.erf") == 1
+    # The store reads the centred GELU, which the variance's sum needs in memory anyway, instead of computing it
+    # again from x and the erf tile: one element read per store, and the erf tile's only consumer is the GELU.
+    assert len(re.findall(rf"tensor\.extract %\w+\[.*\] : tensor<{block_r}x{n}xf32>", linalg)) == 1
+
+
+@triton.jit
+def gelu_layer_norm_backward_kernel(grad_ptr, w_ptr, x_ptr, mean_ptr, rstd_ptr, out_ptr, n_rows, N: tl.constexpr,
+                                    XBLOCK: tl.constexpr):
+    # Inductor's fused GELU + layer norm backward (as it writes it for an MLP): the row statistics are loaded
+    # [XBLOCK, 1] and broadcast, and the normalized GELU `(g - mean) * rstd` feeds a sum and the store.
+    rows = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    mask = rows < n_rows
+    cols = tl.arange(0, N)[None, :]
+    dy = tl.load(grad_ptr + (cols + N * rows), mask, other=0.0) * tl.load(w_ptr + cols)
+    x = tl.load(x_ptr + (cols + N * rows), mask, other=0.0)
+    mean = tl.load(mean_ptr + rows, mask)
+    rstd = tl.load(rstd_ptr + rows, mask)
+    sum_dy = tl.sum(tl.where(mask, dy, 0), 1)[:, None]
+    cdf = libdevice.erf(x * 0.7071067811865476) + 1.0
+    normalized = (x * 0.5 * cdf - mean) * rstd
+    sum_dy_xhat = tl.sum(tl.where(mask, dy * normalized, 0), 1)[:, None]
+    dg = rstd / N * (dy * N - sum_dy - normalized * sum_dy_xhat)
+    dx = dg * (cdf * 0.5 + x * (tl.exp(x * x * -0.5) * 0.3989422804014327))
+    tl.store(out_ptr + (cols + N * rows), dx, mask)
+
+
+@pytest.mark.parametrize("xblock", [1, 8])
+def test_value_over_streamed_row_statistics_is_computed_where_used(xblock):
+    """`normalized` reaches a sum and the store and sits on an erf, but the row statistics below it are loads
+    streamed through broadcasts (no tile of them exists to compute it from): it is computed where used."""
+    rows, n = 37, 128
+    grad, w, x = torch.randn(rows, n), torch.randn(n), torch.randn(rows, n)
+    mean, rstd = torch.randn(rows), torch.rand(rows) + 0.5
+    out = torch.full_like(x, float("nan"))
+    gelu_layer_norm_backward_kernel[(triton.cdiv(rows, xblock), )](grad, w, x, mean, rstd, out, rows, N=n,
+                                                                   XBLOCK=xblock)
+    dy = grad * w
+    cdf = torch.erf(x * 0.7071067811865476) + 1.0
+    normalized = (x * 0.5 * cdf - mean[:, None]) * rstd[:, None]
+    dg = rstd[:, None] / n * (dy * n - dy.sum(1, keepdim=True) - normalized * (dy * normalized).sum(1, keepdim=True))
+    expected = dg * (cdf * 0.5 + x * torch.exp(x * x * -0.5) * 0.3989422804014327)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)

@@ -186,8 +186,11 @@ static bool isDivisionByConstantPeriod(Operation *op) {
 /// streamed load below it). A broadcast repeats each element of such a tile along its new
 /// dimensions: the column offsets `(pid * BLOCK + arange(BLOCK)) % N` of a [BLOCK_K, BLOCK]
 /// tile would otherwise divide BLOCK_K times per column.
+/// `throughBroadcasts` also looks below broadcasts (for a tile that is no broadcast's source,
+/// whose tensor exists only if nothing below it is streamed).
 static bool isCostlyToRecompute(Value tile,
-                                 const llvm::SmallPtrSetImpl<Operation *> &unwrapped) {
+                                 const llvm::SmallPtrSetImpl<Operation *> &unwrapped,
+                                 bool throughBroadcasts = false) {
   SmallVector<Value> pending = {tile};
   llvm::SmallPtrSet<Operation *, 8> seen;
   bool costly = false;
@@ -197,7 +200,8 @@ static bool isCostlyToRecompute(Value tile,
       continue;
     if (auto load = dyn_cast<tt::LoadOp>(def); load && load->hasAttr(kReadAtUseAttr))
       return false;
-    if (isa<tt::ExpandDimsOp, tt::AddPtrOp>(def) || isRecomputableElementwise(def)) {
+    if (isa<tt::ExpandDimsOp, tt::AddPtrOp>(def) || isRecomputableElementwise(def) ||
+        (throughBroadcasts && isa<tt::BroadcastOp>(def))) {
       costly |= isCostlyElementwise(def) && !unwrapped.contains(def) && !isDivisionByConstantPeriod(def);
       llvm::append_range(pending, def->getOperands());
     }
@@ -284,6 +288,13 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
     if (isCostlyElementwise(def) &&
         (llvm::any_of(def->getUsers(), needsWholeTile) ||
          (isa<FloatType>(getElementTypeOrSelf(tile.getType())) && reachesSeveralLoops(def))))
+      return readFromTensor(b, loc, tile, indices);
+    // A cheap float value computed from such a costly tile, that several loops need too (the
+    // GELU x * 0.5 * (erf(x / sqrt 2) + 1) itself) is in memory for them anyway: reading it is
+    // one load where computing it again reads each operand, and it leaves the costly tile a
+    // single consumer to be fused into (one loop computes erf and GELU together).
+    if (isa<FloatType>(getElementTypeOrSelf(tile.getType())) && reachesSeveralLoops(def) &&
+        isCostlyToRecompute(tile, unwrapped, /*throughBroadcasts=*/true))
       return readFromTensor(b, loc, tile, indices);
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())
