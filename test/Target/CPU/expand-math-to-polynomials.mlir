@@ -118,10 +118,17 @@ func.func @erf(%x: f32, %y: f64) -> (f32, f64) {
 
 // INTERLEAVE: #[[INTERLEAVE:.+]] = #llvm.loop_interleave<count = 4 : i32>
 // INTERLEAVE: #[[ANNOTATION:.+]] = #llvm.loop_annotation<interleave = #[[INTERLEAVE]]>
+// INTERLEAVE: #[[WITH_ACCESSES:.+]] = #llvm.loop_annotation<interleave = #[[INTERLEAVE]], parallelAccesses = #{{.+}}>
 // INTERLEAVE-LABEL: func.func @erf_loop
 // INTERLEAVE: scf.for
 // INTERLEAVE-NOT: math.erf
 // INTERLEAVE: } {llvm.loop_annotation = #[[ANNOTATION]]}
+// A loop holding exp asks for the same (its chain is some 20 operations long); an annotation the
+// loop had keeps its other fields.
+// INTERLEAVE-LABEL: func.func @exp_loop
+// INTERLEAVE: scf.for
+// INTERLEAVE-NOT: math.exp
+// INTERLEAVE: } {llvm.loop_annotation = #[[WITH_ACCESSES]]}
 func.func @erf_loop(%buf: memref<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -131,5 +138,18 @@ func.func @erf_loop(%buf: memref<64xf32>) {
     %e = math.erf %v : f32
     memref.store %e, %buf[%i] : memref<64xf32>
   }
+  return
+}
+
+#exp_group = #llvm.access_group<id = distinct[0]<>>
+func.func @exp_loop(%buf: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %v = memref.load %buf[%i] : memref<64xf32>
+    %e = math.exp %v : f32
+    memref.store %e, %buf[%i] : memref<64xf32>
+  } {llvm.loop_annotation = #llvm.loop_annotation<parallelAccesses = #exp_group>}
   return
 }
