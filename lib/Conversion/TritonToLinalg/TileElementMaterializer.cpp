@@ -285,17 +285,18 @@ Value TileElementMaterializer::compute(OpBuilder &b, Location loc, Value tile,
     // anyway: reading it is cheaper than computing it again (softmax's exp would run twice).
     // So is a costly float value that more than one loop would compute (a GELU's erf that a
     // layer norm's two reductions and its store all need).
-    if (isCostlyElementwise(def) &&
-        (llvm::any_of(def->getUsers(), needsWholeTile) ||
-         (isa<FloatType>(getElementTypeOrSelf(tile.getType())) && reachesSeveralLoops(def))))
+    bool isFloat = isa<FloatType>(getElementTypeOrSelf(tile.getType()));
+    if (isCostlyElementwise(def)) {
+      if (llvm::any_of(def->getUsers(), needsWholeTile) || (isFloat && reachesSeveralLoops(def)))
+        return readFromTensor(b, loc, tile, indices);
+    } else if (isFloat && reachesSeveralLoops(def) &&
+               isCostlyToRecompute(tile, unwrapped, /*throughBroadcasts=*/true)) {
+      // A cheap float value computed from such a costly tile, that several loops need too (the
+      // GELU x * 0.5 * (erf(x / sqrt 2) + 1) itself) is in memory for them anyway: reading it
+      // is one load where computing it again reads each operand, and it leaves the costly tile
+      // a single consumer to be fused into (one loop computes erf and GELU together).
       return readFromTensor(b, loc, tile, indices);
-    // A cheap float value computed from such a costly tile, that several loops need too (the
-    // GELU x * 0.5 * (erf(x / sqrt 2) + 1) itself) is in memory for them anyway: reading it is
-    // one load where computing it again reads each operand, and it leaves the costly tile a
-    // single consumer to be fused into (one loop computes erf and GELU together).
-    if (isa<FloatType>(getElementTypeOrSelf(tile.getType())) && reachesSeveralLoops(def) &&
-        isCostlyToRecompute(tile, unwrapped, /*throughBroadcasts=*/true))
-      return readFromTensor(b, loc, tile, indices);
+    }
     SmallVector<Value> operands;
     for (Value operand : def->getOperands())
       operands.push_back(elementAt(b, loc, operand, indices));

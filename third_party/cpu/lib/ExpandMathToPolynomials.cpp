@@ -187,10 +187,14 @@ Value buildExponential(OpBuilder &b, Location loc, Value x, bool natural, bool l
   return arith::MulFOp::create(b, loc, result, powerOfTwo(rest));
 }
 
-/// Asks LLVM to interleave `count` vector iterations of `loop` (merged into the loop's
+/// Asks LLVM to interleave `count` vector iterations of the loop around `op` (merged into its
 /// annotation): a vector of erf or exp is a chain of 20 to 30 dependent operations, and with the
 /// loop vectorizer's own choice (one or two iterations) the core mostly waits on the chain.
-void interleaveIterations(scf::ForOp loop, unsigned count) {
+/// Only for scalar ops inside an `scf.for` (the loops LLVM vectorizes); the innermost one.
+void interleaveEnclosingLoop(Operation *op, unsigned count) {
+  auto loop = op->getParentOfType<scf::ForOp>();
+  if (!loop || isa<ShapedType>(op->getResultTypes()[0]))
+    return;
   MLIRContext *ctx = loop.getContext();
   auto interleave =
       LLVM::LoopInterleaveAttr::get(ctx, IntegerAttr::get(IntegerType::get(ctx, 32), count));
@@ -221,8 +225,7 @@ void expandExponentials(Operation *root, bool ldexpScaling) {
     // interleaved, a row softmax of 4096x1024 f32 ran 5.0 -> 4.3 ms and x * sigmoid(x) + y over
     // 2^20 floats 0.71 -> 0.55 ms (one thread, Zen 3); attention's step (products around it)
     // and log-softmax did not move.
-    if (auto loop = op->getParentOfType<scf::ForOp>(); loop && !isa<ShapedType>(op->getResultTypes()[0]))
-      interleaveIterations(loop, 4);
+    interleaveEnclosingLoop(op, 4);
     op->erase();
   }
 }
@@ -274,8 +277,7 @@ void expandErf(Operation *root, bool ldexpScaling) {
     Value far = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, magnitude,
                                       constant(0.921875f));
     op->getResult(0).replaceAllUsesWith(arith::SelectOp::create(b, loc, far, away, nearZero));
-    if (auto loop = op->getParentOfType<scf::ForOp>(); loop && !isa<ShapedType>(type))
-      interleaveIterations(loop, 4);
+    interleaveEnclosingLoop(op, 4);
     op->erase();
   }
 }
