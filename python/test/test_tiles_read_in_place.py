@@ -17,7 +17,7 @@ import triton.language as tl
 
 from tritium import ir
 
-IN_PLACE = "builtin.module(func.func(tritium-cpu-read-tiles-in-place))"
+IN_PLACE = "builtin.module(tritium-cpu-read-tiles-in-place)"
 
 
 @triton.jit

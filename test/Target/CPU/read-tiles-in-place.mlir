@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-read-tiles-in-place),canonicalize,cse)" | FileCheck %s
+// RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(tritium-cpu-read-tiles-in-place,canonicalize,cse)" | FileCheck %s
 
 // A K step of a blocked matmul: the A tile is rows `row0 + i` of A (row stride %stride), columns
 // `j` shifted by the K step's offset, masked by `j < %k_left`. Where the mask holds at the tile's
@@ -254,4 +254,111 @@ func.func @attention_tiles(%k: !llvm.ptr, %v: !llvm.ptr, %key0: i32, %stride: i3
   %v_tile = bufferization.to_tensor %v_buffer restrict writable : memref<4x8xf32> to tensor<4x8xf32>
   %out = linalg.matmul ins(%p, %v_tile : tensor<4x4xf32>, tensor<4x8xf32>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %k_transposed, %out : tensor<8x4xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A tile of at least 4 KB whose rows may lie far apart, in a kernel that stores only after its
+// last tile read and uses no atomics: where the rows are close together the matmul reads the
+// tile in place; otherwise it reads the thread's cached copy, which it fills first when the
+// lookup says the copy is new; where the cache gives none, an A tile is read in place.
+// CHECK: func.func private @tritium_cached_operand_tile(!llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
+// CHECK-LABEL: func.func @cached_a_tile
+// CHECK: %[[FLAG:.+]] = llvm.alloca %{{.+}} x i32 : (i64) -> !llvm.ptr
+// CHECK: %[[VIEW:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<32x32xf32, strided<[?, 1]>>
+// CHECK: scf.if %{{.+}} -> (memref<32x32xf32, strided<[?, 1]>>) {
+// CHECK:   scf.if %{{.+}} -> (memref<32x32xf32, strided<[?, 1]>>) {
+// CHECK:     scf.yield %[[VIEW]]
+// CHECK:   } else {
+// CHECK:     %[[SLOT:.+]] = func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c32_i64, %c4_i64, %c0_i64, %[[FLAG]])
+// CHECK:     %[[FOUND:.+]] = llvm.icmp "ne" %[[SLOT]], %{{.+}} : !llvm.ptr
+// CHECK:     scf.if %[[FOUND]] -> (memref<32x32xf32, strided<[?, 1]>>) {
+// CHECK:       %[[COPY:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<32x32xf32>
+// CHECK:       llvm.load %[[FLAG]] : !llvm.ptr -> i32
+// CHECK:       scf.if %{{.+}} {
+// CHECK:         linalg.copy ins(%[[VIEW]] : memref<32x32xf32, strided<[?, 1]>>) outs(%[[COPY]] : memref<32x32xf32>)
+// CHECK:       memref.cast %[[COPY]] : memref<32x32xf32> to memref<32x32xf32, strided<[?, 1]>>
+// CHECK:     } else {
+// CHECK:       scf.yield %[[VIEW]]
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK: linalg.matmul
+// CHECK: llvm.store
+func.func @cached_a_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32, %b: tensor<32x4xf32>,
+                         %c: tensor<32x4xf32>) -> tensor<32x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %buffer = memref.alloc() : memref<32x32xf32>
+  scf.for %i = %c0 to %c32 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row_offset = arith.muli %i32, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %buffer[%i, %j] : memref<32x32xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<32x32xf32> to tensor<32x32xf32>
+  %product = linalg.matmul ins(%tile, %b : tensor<32x32xf32>, tensor<32x4xf32>) outs(%c : tensor<32x4xf32>) -> tensor<32x4xf32>
+  %zero = arith.constant 0.0 : f32
+  llvm.store %zero, %out : f32, !llvm.ptr
+  return %product : tensor<32x4xf32>
+}
+
+// -----
+
+// No cached copies where a program writes memory before it reads its tiles (it must read what
+// it wrote) or synchronises with other programs through atomics.
+// CHECK-LABEL: func.func @store_before_the_tile
+// CHECK-NOT: tritium_cached_operand_tile
+// CHECK-LABEL: func.func @atomic_after_the_tile
+// CHECK-NOT: tritium_cached_operand_tile
+func.func @store_before_the_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32,
+                                 %b: tensor<32x4xf32>, %c: tensor<32x4xf32>) -> tensor<32x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  llvm.store %zero, %out : f32, !llvm.ptr
+  %buffer = memref.alloc() : memref<32x32xf32>
+  scf.for %i = %c0 to %c32 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row_offset = arith.muli %i32, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %buffer[%i, %j] : memref<32x32xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<32x32xf32> to tensor<32x32xf32>
+  %product = linalg.matmul ins(%tile, %b : tensor<32x32xf32>, tensor<32x4xf32>) outs(%c : tensor<32x4xf32>) -> tensor<32x4xf32>
+  return %product : tensor<32x4xf32>
+}
+func.func @atomic_after_the_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32,
+                                 %b: tensor<32x4xf32>, %c: tensor<32x4xf32>) -> tensor<32x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %buffer = memref.alloc() : memref<32x32xf32>
+  scf.for %i = %c0 to %c32 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row_offset = arith.muli %i32, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %loaded = llvm.load %address {alignment = 4 : i64} : !llvm.ptr -> f32
+      memref.store %loaded, %buffer[%i, %j] : memref<32x32xf32>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<32x32xf32> to tensor<32x32xf32>
+  %product = linalg.matmul ins(%tile, %b : tensor<32x32xf32>, tensor<32x4xf32>) outs(%c : tensor<32x4xf32>) -> tensor<32x4xf32>
+  %one = arith.constant 1.0 : f32
+  %old = llvm.atomicrmw fadd %out, %one monotonic : !llvm.ptr, f32
+  return %product : tensor<32x4xf32>
 }

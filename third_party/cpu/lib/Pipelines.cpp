@@ -24,7 +24,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createAddKernelEntry());
   // Operand tiles of matmuls and transposes that are unmasked strided blocks are read where
   // they lie, not copied (a matmul's B only when its rows are close together).
-  pm.addNestedPass<func::FuncOp>(createReadTilesInPlace());
+  pm.addPass(createReadTilesInPlace());
   // Masked tile loops: the iterations inside the mask's bound without the test.
   pm.addNestedPass<func::FuncOp>(createSplitLoopsAtMaskBounds());
   // Indices divided by a period (group scales, Inductor's `x // C`, `x % C`): strips in which

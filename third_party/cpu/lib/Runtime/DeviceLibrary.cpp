@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tritium/Conversion/TritonToLinalg/DeviceRuntimeFunctions.h"
+#include "tritium/Target/CPU/OperandTileCache.h"
 #include "tritium/Target/CPU/Runtime.h"
 
 #include <chrono>
@@ -141,6 +142,10 @@ extern "C" float tritiumTruncDFHF2(double value) { return asFloatRegister(double
 
 } // namespace
 
+extern "C" void *tritiumCachedOperandTile(const void *first, int64_t rowStride, int64_t rows,
+                                         int64_t columns, int64_t elementBytes, int64_t layout,
+                                         int32_t *fill);
+
 std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
   std::vector<std::pair<std::string, void *>> symbols = {
       {device_runtime::kPrintInt, reinterpret_cast<void *>(&tritiumPrintInt)},
@@ -150,6 +155,7 @@ std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
       {"__truncsfbf2", reinterpret_cast<void *>(&tritiumTruncSFBF2)},
       {"__truncdfbf2", reinterpret_cast<void *>(&tritiumTruncDFBF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&tritiumTruncDFHF2)},
+      {kCachedOperandTile, reinterpret_cast<void *>(&tritiumCachedOperandTile)},
   };
   for (auto &symbol : directedRoundingSymbols())
     symbols.push_back(std::move(symbol));

@@ -66,7 +66,7 @@ thread_local RunningProgram running;
 /// stepped (a division per program costs more than a tiny program). The thread's
 /// RunningProgram names the program in flight for the fault reporter.
 void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
-                 int32_t gridZ, int64_t begin, int64_t end) {
+                 int32_t gridZ, int64_t begin, int64_t end, uint64_t launch) {
   if (begin >= end)
     return;
   int32_t x = int32_t(begin % gridX);
@@ -77,6 +77,7 @@ void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t
   current.gridY = gridY;
   current.gridZ = gridZ;
   current.entry = entry;
+  current.launch = launch;
   for (int64_t i = begin; i < end; ++i) {
     current.program = i;
     entry(args, x, y, z, gridX, gridY, gridZ);
@@ -124,7 +125,7 @@ public:
 
   /// Runs programs [first, first + count) of the grid; one caller at a time.
   void run(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY, int32_t gridZ,
-           int64_t first, int64_t count) {
+           int64_t first, int64_t count, uint64_t launch) {
     // The caller starts alone and shares the rest with the pool only once what is left looks
     // worth it: a grid of tiny programs never touches the pool (handing them to another core
     // costs more than running them). The clock is read after 1, 2, 4, 8, ... programs.
@@ -132,7 +133,7 @@ public:
     auto start = std::chrono::steady_clock::now();
     for (int64_t checkpoint = 1; started < count; checkpoint *= 2) {
       int64_t stop = std::min(checkpoint, count);
-      runPrograms(entry, args, gridX, gridY, gridZ, first + started, first + stop);
+      runPrograms(entry, args, gridX, gridY, gridZ, first + started, first + stop, launch);
       started = stop;
       auto elapsed = std::chrono::steady_clock::now() - start;
       if (elapsed * (count - started) / started > kWorthSharing)
@@ -153,6 +154,7 @@ public:
     desc.gridZ.store(gridZ, std::memory_order_relaxed);
     desc.first.store(first, std::memory_order_relaxed);
     desc.count.store(count, std::memory_order_relaxed);
+    desc.launch.store(launch, std::memory_order_relaxed);
     // Chunks keep neighbouring programs (neighbouring memory) on one thread while leaving
     // enough chunks for the threads to even out.
     desc.chunk.store(std::max<int64_t>(1, (count - started) / (int64_t(size()) * 4)),
@@ -178,6 +180,7 @@ private:
     std::atomic<const uint64_t *> args{nullptr};
     std::atomic<int32_t> gridX{1}, gridY{1}, gridZ{1};
     std::atomic<int64_t> first{0}, count{0}, chunk{1};
+    std::atomic<uint64_t> launch{0};
   };
 
   /// Claims chunks of the launch `seen` names until none is left or a newer launch replaced it.
@@ -193,6 +196,7 @@ private:
       int64_t first = desc.first.load(std::memory_order_relaxed);
       int64_t count = desc.count.load(std::memory_order_relaxed);
       int64_t chunk = desc.chunk.load(std::memory_order_relaxed);
+      uint64_t launch = desc.launch.load(std::memory_order_relaxed);
       std::atomic_thread_fence(std::memory_order_acquire);
       int64_t begin = int64_t(indexOf(seen));
       if (begin >= count)
@@ -202,7 +206,7 @@ private:
       if (!word.compare_exchange_weak(seen, makeWord(sequenceOf(seen), uint64_t(end)),
                                       std::memory_order_acq_rel, std::memory_order_acquire))
         continue; // `seen` now holds the current word; a new sequence number ends the loop
-      runPrograms(entry, args, gridX, gridY, gridZ, first + begin, first + end);
+      runPrograms(entry, args, gridX, gridY, gridZ, first + begin, first + end, launch);
       done.fetch_add(end - begin, std::memory_order_acq_rel);
       seen = word.load(std::memory_order_acquire);
     }
@@ -256,6 +260,8 @@ private:
 
 std::mutex poolMutex;
 std::unique_ptr<ThreadPool> pool;
+// Every launch gets its own number: what a program cached is valid for its launch only.
+std::atomic<uint64_t> launchCount{0};
 int requestedThreads = 0;
 
 /// A forked child has none of its parent's worker threads (only the forking thread survives a
@@ -288,20 +294,21 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   thread_local bool threadPrepared = (prepareThreadForFaults(), true);
   (void)threadPrepared;
   int64_t total = int64_t(gridX) * gridY * gridZ;
+  uint64_t launch = launchCount.fetch_add(1, std::memory_order_relaxed) + 1;
   if (total == 1) {
-    runPrograms(entry, args, gridX, gridY, gridZ, 0, 1);
+    runPrograms(entry, args, gridX, gridY, gridZ, 0, 1, launch);
     return;
   }
   // One launch at a time owns the pool; concurrent launches from other threads wait.
   std::lock_guard<std::mutex> lock(poolMutex);
   ThreadPool &threads = getPool();
   if (threads.size() == 1) {
-    runPrograms(entry, args, gridX, gridY, gridZ, 0, total);
+    runPrograms(entry, args, gridX, gridY, gridZ, 0, total, launch);
     return;
   }
   for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch)
     threads.run(entry, args, gridX, gridY, gridZ, first,
-                std::min(kMaxProgramsPerLaunch, total - first));
+                std::min(kMaxProgramsPerLaunch, total - first), launch);
 }
 
 void setNumThreads(int threads) {

@@ -10,11 +10,12 @@
 namespace tritium::cpu {
 
 /// What the calling thread is running: set by the grid launcher around each run of programs
-/// (entry is null between them), read by the fault reporter.
+/// (entry is null between them), read by the fault reporter and the operand tile cache.
 struct RunningProgram {
   KernelEntry entry = nullptr;
   int64_t program = 0; // linear id, x fastest
   int32_t gridX = 1, gridY = 1, gridZ = 1;
+  uint64_t launch = 0; // distinct for every launch of the process; 0: none yet
 };
 
 /// The calling thread's record.

@@ -114,8 +114,8 @@ def PromoteTileBuffersToStack
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
-def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::func::FuncOp"> {
-  let summary = "Matmuls and transposes read their operand tiles where they lie when a tile is an unmasked strided block";
+def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp"> {
+  let summary = "Matmuls and transposes read their operand tiles where they lie (or from a copy made once a launch) when a tile is an unmasked strided block";
   let description = [{
     For a `linalg.matmul` operand (lhs; rhs when its rows are at most twice its width apart) or
     a `linalg.transpose` input that is `bufferization.to_tensor` of a 2-D f32/f64 tile buffer
@@ -128,10 +128,20 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::func::Func
     { fill; memref.cast %buffer }`, then `bufferization.to_tensor ... restrict`. A column-major
     block (`base + i + j * stride`: a transposed A, `x @ w.t()`'s B) keeps its buffer, filled by
     `linalg.transpose` of a `memref<KxMxT, strided<[?, 1]>>` view under the same conditions.
+
+    A matmul operand tile of at least 4 KB that is not read in place (rows more than twice the
+    tile's width apart, or column-major) is read from the calling thread's copy of it instead,
+    when the kernel stores nothing before or around the fill and uses no atomics or fences:
+    `func.call @tritium_cached_operand_tile(first, row stride, rows, columns, element bytes,
+    layout, fill flag)` (OperandTileCache.h), then, if it gave a copy, `linalg.copy` (or
+    `linalg.transpose`) of the view into it when the flag says it is new; where it gave none,
+    A is read in place and B is copied into its buffer. Programs of a launch share the copies
+    their thread made; a launch never reads another's.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::LLVM::LLVMDialect",
-                           "mlir::bufferization::BufferizationDialect"];
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect"];
 }
 
 def SplitLoopsAtMaskBounds

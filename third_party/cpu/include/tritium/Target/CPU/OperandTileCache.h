@@ -1,0 +1,40 @@
+//===- OperandTileCache.h - operand tiles copied once a launch --*- C++ -*-===//
+//
+// The programs of a blocked matmul read the same operand tiles again and again: the A tile of
+// rows m at step k is read by every program of row m, the B tile by every program of column n.
+// Read where it lies, a tile whose rows are a whole matrix row apart costs a TLB miss a row and
+// aliases in L1; copied at every K step, the copy costs as much as it saves. So a thread keeps
+// the tiles it has copied during a launch, contiguous, and the next program on that thread that
+// reads the same tile (same address, row stride, shape, element size and layout) reads the copy.
+//
+// Tiles are kept only for the length of one launch (programs of a launch are unordered, so a
+// program may read what another program of the launch read earlier; a later launch may follow
+// writes), and only kernels that store nothing before their last tile read and use no atomics
+// take this path (read-tiles-in-place checks both).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_TARGET_CPU_OPERANDTILECACHE_H
+#define TRITIUM_TARGET_CPU_OPERANDTILECACHE_H
+
+#include <cstdint>
+
+namespace tritium::cpu {
+
+/// ptr (ptr first, i64 rowStride, i64 rows, i64 columns, i64 elementBytes, i64 layout, ptr fill)
+///
+/// The calling thread's contiguous copy of the tile of `rows` x `columns` elements of
+/// `elementBytes` bytes whose row r starts at `first + r * rowStride` elements, as `layout`
+/// (0: as it lies, 1: transposed) in rows of the copy; 64-byte aligned. `*fill` (an i32) is set
+/// to 1 when the copy is new and the caller must write it before reading, else to 0. Null when
+/// the tile is too large or the cache is disabled (`TRITIUM_TILE_CACHE_MB=0`): the caller then
+/// copies the tile as it would without a cache. A copy stays valid until the thread's next 16
+/// lookups have passed, whatever else they evict.
+inline constexpr const char *kCachedOperandTile = "tritium_cached_operand_tile";
+
+/// Tiles smaller than this are read as they lie: the lookup would cost more than it saves.
+inline constexpr int64_t kMinCachedTileBytes = 4096;
+
+} // namespace tritium::cpu
+
+#endif // TRITIUM_TARGET_CPU_OPERANDTILECACHE_H

@@ -1,0 +1,237 @@
+//===- OperandTileCache.cpp - each thread's copies of operand tiles -------===//
+//
+// The function of OperandTileCache.h. Each thread owns its cache: no lock, no sharing. Entries
+// are found through an open-addressing index over their keys and replaced in clock order,
+// skipping the ones the thread looked up in its last kProtectedLookups lookups (a program may
+// still be reading those: the A and B tiles of one K step, several dots a step). An entry's
+// buffer is reused by the entry that replaces it when large enough, so a kernel launched again
+// and again allocates nothing once its first launch has filled the cache: entries of an earlier
+// launch are the first to be replaced.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunningProgram.h"
+#include "tritium/Target/CPU/OperandTileCache.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace tritium::cpu {
+namespace {
+
+constexpr uint64_t kProtectedLookups = 16;
+constexpr int64_t kDefaultCapacityBytes = int64_t(16) << 20;
+constexpr size_t kAlignment = 64;
+
+/// TRITIUM_TILE_CACHE_MB (0 disables the cache), else 16 MB a thread.
+int64_t capacityBytes() {
+  static const int64_t capacity = [] {
+    if (const char *env = std::getenv("TRITIUM_TILE_CACHE_MB")) {
+      char *end = nullptr;
+      long long megabytes = std::strtoll(env, &end, 10);
+      if (end != env && megabytes >= 0)
+        return int64_t(megabytes) << 20;
+    }
+    return kDefaultCapacityBytes;
+  }();
+  return capacity;
+}
+
+struct TileKey {
+  const void *first;
+  int64_t rowStride, rows, columns, elementBytes, layout;
+
+  bool operator==(const TileKey &other) const {
+    return first == other.first && rowStride == other.rowStride && rows == other.rows &&
+           columns == other.columns && elementBytes == other.elementBytes &&
+           layout == other.layout;
+  }
+  uint64_t hash() const {
+    uint64_t h = reinterpret_cast<uintptr_t>(first) * 0x9E3779B97F4A7C15ull;
+    for (int64_t part : {rowStride, rows, columns, elementBytes, layout})
+      h = (h ^ uint64_t(part)) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+  }
+};
+
+struct Entry {
+  TileKey key{};
+  uint64_t launch = 0; // 0: holds nothing
+  uint64_t lastLookup = 0;
+  bool foundAgain = false; // since the clock hand last passed, or new since then
+  void *data = nullptr;
+  int64_t bytes = 0; // of data
+};
+
+class ThreadTileCache {
+public:
+  ~ThreadTileCache() {
+    for (Entry &entry : entries)
+      std::free(entry.data);
+  }
+
+  void *lookup(const TileKey &key, int64_t bytes, uint64_t launch, int32_t *fill) {
+    ++lookups;
+    if (int32_t found = find(key); found >= 0) {
+      // The same tile in an earlier launch: its buffer has the size, the contents may be old.
+      Entry &entry = entries[found];
+      *fill = entry.launch != launch;
+      entry.launch = launch;
+      entry.lastLookup = lookups;
+      entry.foundAgain = true;
+      return entry.data;
+    }
+    int32_t slot = replaceable(bytes);
+    if (slot < 0)
+      return nullptr;
+    Entry &entry = entries[slot];
+    if (entry.bytes < bytes) { // a free entry: no buffer yet
+      entry.data = std::aligned_alloc(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
+      if (!entry.data) {
+        freeEntries.push_back(slot);
+        return nullptr;
+      }
+      entry.bytes = bytes;
+      used += bytes;
+    }
+    entry.key = key;
+    entry.launch = launch;
+    entry.lastLookup = lookups;
+    entry.foundAgain = true; // a new tile gets its chance to be found again too
+    remember(slot);
+    *fill = 1;
+    return entry.data;
+  }
+
+private:
+  // The index: slots of entry numbers (kEmpty, kErased or an entry), a power of two at least
+  // twice the entries, probed linearly.
+  static constexpr int32_t kEmpty = -1, kErased = -2;
+
+  /// The entry holding `key`, of this launch or an earlier one; -1 if none.
+  int32_t find(const TileKey &key) const {
+    if (index.empty())
+      return -1;
+    size_t mask = index.size() - 1;
+    for (size_t i = key.hash() & mask;; i = (i + 1) & mask) {
+      int32_t slot = index[i];
+      if (slot == kEmpty)
+        return -1;
+      if (slot >= 0 && entries[slot].key == key)
+        return slot;
+    }
+  }
+
+  void remember(int32_t slot) {
+    if ((entries.size() + erased) * 2 > index.size())
+      reindex(std::max<size_t>(64, entries.size() * 4));
+    size_t mask = index.size() - 1;
+    size_t i = entries[slot].key.hash() & mask;
+    while (index[i] >= 0)
+      i = (i + 1) & mask;
+    if (index[i] == kErased)
+      --erased;
+    index[i] = slot;
+  }
+
+  void forget(int32_t slot) {
+    size_t mask = index.size() - 1;
+    for (size_t i = entries[slot].key.hash() & mask;; i = (i + 1) & mask) {
+      if (index[i] == slot) {
+        index[i] = kErased;
+        ++erased;
+        return;
+      }
+    }
+  }
+
+  void reindex(size_t size) {
+    size_t capacity = 64;
+    while (capacity < size)
+      capacity *= 2;
+    index.assign(capacity, kEmpty);
+    erased = 0;
+    size_t mask = capacity - 1;
+    for (size_t slot = 0; slot < entries.size(); ++slot) {
+      if (!entries[slot].launch)
+        continue;
+      size_t i = entries[slot].key.hash() & mask;
+      while (index[i] != kEmpty)
+        i = (i + 1) & mask;
+      index[i] = int32_t(slot);
+    }
+  }
+
+  /// An entry to hold a new tile of `bytes`: while the capacity allows another buffer, one
+  /// without a buffer (new, or given back); else the next one in clock order that was not
+  /// found again since the hand last passed and that the thread has not looked up lately —
+  /// whose buffer is reused if large enough, else given back until there is room. -1 if
+  /// every entry is in use.
+  int32_t replaceable(int64_t bytes) {
+    for (size_t visited = 0;; ++visited) {
+      if (used + bytes <= capacityBytes()) {
+        if (!freeEntries.empty()) {
+          int32_t slot = freeEntries.back();
+          freeEntries.pop_back();
+          return slot;
+        }
+        entries.emplace_back();
+        // The index must have room before the entry is remembered.
+        if ((entries.size() + erased) * 2 > index.size())
+          reindex(entries.size() * 4);
+        return int32_t(entries.size() - 1);
+      }
+      if (visited >= 2 * entries.size())
+        return -1;
+      size_t slot = hand;
+      hand = (hand + 1) % entries.size();
+      Entry &entry = entries[slot];
+      if (!entry.data)
+        continue; // free already
+      if (entry.launch && lookups - entry.lastLookup < kProtectedLookups)
+        continue;
+      if (entry.foundAgain) {
+        entry.foundAgain = false;
+        continue;
+      }
+      if (entry.launch) {
+        forget(int32_t(slot));
+        entry.launch = 0;
+      }
+      if (entry.bytes >= bytes)
+        return int32_t(slot);
+      std::free(entry.data);
+      used -= entry.bytes;
+      entry.data = nullptr;
+      entry.bytes = 0;
+      freeEntries.push_back(int32_t(slot));
+    }
+  }
+
+  std::vector<Entry> entries;
+  std::vector<int32_t> freeEntries; // entries without a buffer
+  std::vector<int32_t> index;
+  size_t erased = 0;
+  size_t hand = 0;
+  uint64_t lookups = 0;
+  int64_t used = 0; // bytes held by entries' buffers
+};
+
+thread_local ThreadTileCache cache;
+
+} // namespace
+
+extern "C" void *tritiumCachedOperandTile(const void *first, int64_t rowStride, int64_t rows,
+                                         int64_t columns, int64_t elementBytes, int64_t layout,
+                                         int32_t *fill) {
+  uint64_t launch = runningProgram().launch;
+  int64_t bytes = rows * columns * elementBytes;
+  if (!launch || rows <= 0 || columns <= 0 || elementBytes <= 0 ||
+      bytes > capacityBytes() / 4)
+    return nullptr;
+  return cache.lookup(TileKey{first, rowStride, rows, columns, elementBytes, layout}, bytes,
+                      launch, fill);
+}
+
+} // namespace tritium::cpu
