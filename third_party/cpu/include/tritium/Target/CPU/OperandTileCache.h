@@ -26,9 +26,10 @@ namespace tritium::cpu {
 /// The calling thread's contiguous copy of the tile of `rows` x `columns` elements of
 /// `elementBytes` bytes whose row r starts at `first + r * rowStride` elements, as `layout`
 /// (0: as it lies, 1: transposed) in rows of the copy; 64-byte aligned. `*fill` (an i32) is set
-/// to 1 when the copy is new and the caller must write it before reading, else to 0. Null when
-/// the tile is too large or the cache is disabled (`TRITIUM_TILE_CACHE_MB=0`): the caller then
-/// copies the tile as it would without a cache. A copy stays valid until the thread's next 16
+/// to 1 when the copy is new and the caller must write it before reading, else to 0. Null the
+/// first time the thread looks the tile up in a launch (a tile read once is not worth a copy),
+/// when the tile is too large and when the cache is disabled (`TRITIUM_TILE_CACHE_MB=0`): the
+/// caller then reads the tile as it would without a cache. A copy stays valid until the thread's next 16
 /// lookups have passed, whatever else they evict.
 inline constexpr const char *kCachedOperandTile = "tritium_cached_operand_tile";
 
