@@ -2,9 +2,9 @@
 //
 // The function of OperandTileCache.h. Each thread owns its cache: no lock, no sharing. Entries
 // are found through an open-addressing index over their keys and replaced in clock order,
-// skipping the ones the thread looked up in its last kProtectedLookups lookups (a program may
-// still be reading those: the A and B tiles of one K step, several dots a step). An entry's
-// buffer is reused by the entry that replaces it when large enough, so a kernel launched again
+// never one the running program has looked up (it may load several tiles before the dots that
+// read them: its copies stay until it ends). An entry's buffer is reused by the entry that
+// replaces it when of the same size, so a kernel launched again
 // and again allocates nothing once its first launch has filled the cache: entries of an earlier
 // launch are the first to be replaced. A tile is copied the second time it is looked up in a
 // launch, not the first: a tile no other program reads (B when the grid has one row of
@@ -23,7 +23,6 @@
 namespace tritium::cpu {
 namespace {
 
-constexpr uint64_t kProtectedLookups = 16;
 constexpr int64_t kDefaultCapacityBytes = int64_t(16) << 20;
 constexpr size_t kAlignment = 64;
 
@@ -61,7 +60,7 @@ struct TileKey {
 struct Entry {
   TileKey key{};
   uint64_t launch = 0; // 0: holds nothing
-  uint64_t lastLookup = 0;
+  int64_t program = -1; // the last program of `launch` that looked it up
   bool foundAgain = false; // since the clock hand last passed, or new since then
   void *data = nullptr;
   int64_t bytes = 0; // of data
@@ -74,20 +73,20 @@ public:
       std::free(entry.data);
   }
 
-  void *lookup(const TileKey &key, int64_t bytes, uint64_t launch, int32_t *fill) {
-    ++lookups;
+  void *lookup(const TileKey &key, int64_t bytes, uint64_t launch, int64_t program,
+               int32_t *fill) {
     if (int32_t found = find(key); found >= 0) {
       // The same tile in an earlier launch: its buffer has the size, the contents may be old.
       Entry &entry = entries[found];
       *fill = entry.launch != launch;
       entry.launch = launch;
-      entry.lastLookup = lookups;
+      entry.program = program;
       entry.foundAgain = true;
       return entry.data;
     }
     if (!seenBefore(key, launch))
       return nullptr;
-    int32_t slot = replaceable(bytes);
+    int32_t slot = replaceable(bytes, launch, program);
     if (slot < 0)
       return nullptr;
     Entry &entry = entries[slot];
@@ -102,7 +101,7 @@ public:
     }
     entry.key = key;
     entry.launch = launch;
-    entry.lastLookup = lookups;
+    entry.program = program;
     entry.foundAgain = true; // a new tile gets its chance to be found again too
     remember(slot);
     *fill = 1;
@@ -184,10 +183,10 @@ private:
 
   /// An entry to hold a new tile of `bytes`: while the capacity allows another buffer, one
   /// without a buffer (new, or given back); else the next one in clock order that was not
-  /// found again since the hand last passed and that the thread has not looked up lately —
+  /// found again since the hand last passed and that the running program has not looked up —
   /// whose buffer is reused if of the size, else given back until there is room. -1 if every
   /// entry is in use.
-  int32_t replaceable(int64_t bytes) {
+  int32_t replaceable(int64_t bytes, uint64_t launch, int64_t program) {
     for (size_t visited = 0;; ++visited) {
       if (used + bytes <= capacityBytes()) {
         if (!freeEntries.empty()) {
@@ -208,8 +207,8 @@ private:
       Entry &entry = entries[slot];
       if (!entry.data)
         continue; // free already
-      if (entry.launch && lookups - entry.lastLookup < kProtectedLookups)
-        continue;
+      if (entry.launch == launch && entry.program == program)
+        continue; // the program may still read it
       if (entry.foundAgain) {
         entry.foundAgain = false;
         continue;
@@ -242,7 +241,6 @@ private:
   std::vector<int32_t> index;
   size_t erased = 0;
   size_t hand = 0;
-  uint64_t lookups = 0;
   int64_t used = 0; // bytes held by entries' buffers
 };
 
@@ -253,13 +251,14 @@ thread_local ThreadTileCache cache;
 extern "C" void *tritiumCachedOperandTile(const void *first, int64_t rowStride, int64_t rows,
                                          int64_t columns, int64_t elementBytes, int64_t layout,
                                          int32_t *fill) {
-  uint64_t launch = runningProgram().launch;
+  const RunningProgram &running = runningProgram();
+  uint64_t launch = running.launch;
   int64_t bytes = rows * columns * elementBytes;
   if (!launch || rows <= 0 || columns <= 0 || elementBytes <= 0 ||
       bytes > capacityBytes() / 4)
     return nullptr;
   return cache.lookup(TileKey{first, rowStride, rows, columns, elementBytes, layout}, bytes,
-                      launch, fill);
+                      launch, running.program, fill);
 }
 
 } // namespace tritium::cpu

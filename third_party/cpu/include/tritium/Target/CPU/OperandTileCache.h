@@ -29,8 +29,8 @@ namespace tritium::cpu {
 /// to 1 when the copy is new and the caller must write it before reading, else to 0. Null the
 /// first time the thread looks the tile up in a launch (a tile read once is not worth a copy),
 /// when the tile is too large and when the cache is disabled (`TRITIUM_TILE_CACHE_MB=0`): the
-/// caller then reads the tile as it would without a cache. A copy stays valid until the thread's next 16
-/// lookups have passed, whatever else they evict.
+/// caller then reads the tile as it would without a cache. A copy stays valid until the program
+/// that looked it up ends, whatever the program looks up after it.
 inline constexpr const char *kCachedOperandTile = "tritium_cached_operand_tile";
 
 /// Tiles smaller than this are read as they lie: the lookup would cost more than it saves.
