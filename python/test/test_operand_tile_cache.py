@@ -2,9 +2,10 @@
 
 `tritium-cpu-read-tiles-in-place` reads a tile of at least 4 KB whose rows are more than twice its width
 apart (or that is column-major: a transposed A, `x @ w.t()`'s B) from the calling thread's copy of it
-(`tritium_cached_operand_tile`, OperandTileCache.h), filled by the first program of the launch that reads it.
-Each test here would fail if a copy outlived what it copies: a later launch after the tensors changed, a
-program that wrote the tile itself, the cache turned off.
+(`tritium_cached_operand_tile`, OperandTileCache.h), filled the second time the thread looks the tile up in the
+launch (the first look-up reads it as before). The tests check the values on every path; two of them would fail
+if a copy outlived what it copies (a later launch after the tensors changed, a program that wrote the tile
+itself), one runs with the cache turned off.
 """
 
 import os

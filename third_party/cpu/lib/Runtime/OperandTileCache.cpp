@@ -1,15 +1,17 @@
 //===- OperandTileCache.cpp - each thread's copies of operand tiles -------===//
 //
 // The function of OperandTileCache.h. Each thread owns its cache: no lock, no sharing. Entries
-// are found through an open-addressing index over their keys and replaced in clock order,
-// never one the running program has looked up (it may load several tiles before the dots that
-// read them: its copies stay until it ends). An entry's buffer is reused by the entry that
-// replaces it when of the same size, so a kernel launched again
-// and again allocates nothing once its first launch has filled the cache: entries of an earlier
-// launch are the first to be replaced. A tile is copied the second time it is looked up in a
-// launch, not the first: a tile no other program reads (B when the grid has one row of
-// programs) is read as it would be without the cache, not copied into memory no one reads again
-// (16x4096x4096 with B transposed ran 20% slower when every tile was copied).
+// are found through an open-addressing index over their keys and replaced in clock order with
+// a second chance (an entry found again since the hand last passed is skipped once: the A
+// tiles a group of programs keeps reading outlive the B tiles that stream past), never one the
+// running program has looked up (it may load several tiles before the dots that read them: its
+// copies stay until it ends). An entry's buffer is reused by the entry that replaces it when
+// of the same size, so a kernel launched again and again allocates nothing once its first
+// launch has filled the cache; an entry of an earlier launch whose tile comes again is refilled
+// in place. A tile is copied the second time it is looked up in a launch, not the first: a tile
+// no other program reads (B when the grid has one row of programs) is read as it would be
+// without the cache, not copied into memory no one reads again (16x4096x4096 with B transposed
+// ran 20% slower when every tile was copied).
 //
 //===----------------------------------------------------------------------===//
 
