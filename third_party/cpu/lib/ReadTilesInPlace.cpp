@@ -272,6 +272,10 @@ struct InPlaceRead {
   Value compact;   // i1, the view's rows at most twice the tile's width apart (row-major only)
 };
 
+Value i64Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+}
+
 /// A 2-D memref of `type` whose rows start `rowStride` (an i64) elements apart from `base`:
 /// a memref descriptor, as the LLVM lowering of memrefs builds it.
 Value memrefAt(OpBuilder &b, Location loc, Value base, MemRefType type, Value rowStride) {
@@ -281,9 +285,7 @@ Value memrefAt(OpBuilder &b, Location loc, Value base, MemRefType type, Value ro
   auto sizesType = LLVM::LLVMArrayType::get(i64, 2);
   auto descriptorType =
       LLVM::LLVMStructType::getLiteral(context, {pointerType, pointerType, i64, sizesType, sizesType});
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
-  };
+  auto constant = [&](int64_t value) { return i64Constant(b, loc, value); };
   Value descriptor = LLVM::PoisonOp::create(b, loc, descriptorType);
   auto insert = [&](Value value, ArrayRef<int64_t> position) {
     descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, value, position);
@@ -419,17 +421,27 @@ bool isCacheLookup(Operation *op) {
   return call && call.getCallee() == kCachedOperandTile;
 }
 
+/// Whether `op` itself may write memory other than tile buffers: a call (but a cache lookup,
+/// which writes only the cache's own copies) or an LLVM op with a write effect (a store, a
+/// masked store, an atomic) or none declared (a fence, inline asm). Tile buffers are memrefs,
+/// written by memref and linalg ops; global memory is reached through LLVM pointers only.
+bool writesGlobalMemory(Operation *op) {
+  if (isCacheLookup(op))
+    return false;
+  if (isa<CallOpInterface>(op))
+    return true;
+  if (!op->getDialect() || !isa<LLVM::LLVMDialect>(op->getDialect()))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.hasEffect<MemoryEffects::Write>();
+}
+
 /// Whether anything from `from` up to `to` (in one block) may write memory other than tile
 /// buffers: the in-place view must read what the copy would have read.
 bool writesGlobalMemoryBetween(Operation *from, Operation *to) {
   for (Operation *op = from; op && op != to; op = op->getNextNode()) {
     WalkResult result = op->walk([&](Operation *nested) {
-      if (isCacheLookup(nested))
-        return WalkResult::advance();
-      if (isa<LLVM::StoreOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::CallOp,
-              func::CallOp>(nested))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
+      return writesGlobalMemory(nested) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (result.wasInterrupted())
       return true;
@@ -444,32 +456,51 @@ enum class TileUse {
   TransposeInput, // in place whenever the tile is whole
 };
 
-/// Whether the programs of `filler`'s function may read copies of its tiles that other programs
-/// of the launch made (OperandTileCache.h): the function synchronises with no other program (no
-/// atomic op, no fence) and writes no memory but its own tile buffers before the fill is done
-/// (a program must read what it wrote itself; writes of other programs it need not see).
-bool mayReadCachedCopies(Operation *filler) {
-  auto function = filler->getParentOfType<FunctionOpInterface>();
-  if (!function || !function.getFunctionBody().hasOneBlock())
-    return false;
-  Block &body = function.getFunctionBody().front();
-  Operation *fillerAtTop = body.findAncestorOpInBlock(*filler);
-  WalkResult result = function->walk([&](Operation *op) {
-    if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp, LLVM::InlineAsmOp>(op))
-      return WalkResult::interrupt();
-    bool writes = isa<CallOpInterface>(op) && !isCacheLookup(op);
-    if (op->getDialect() && isa<LLVM::LLVMDialect>(op->getDialect()) &&
-        !isa<LLVM::LoadOp, LLVM::AllocaOp>(op) && !isMemoryEffectFree(op))
-      writes = true;
-    if (!writes)
-      return WalkResult::advance();
-    Operation *atTop = body.findAncestorOpInBlock(*op);
-    if (!atTop || !fillerAtTop->isBeforeInBlock(atTop))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return !result.wasInterrupted();
-}
+/// What decides whether the programs of a function may read copies of its tiles that other
+/// programs of the launch made (OperandTileCache.h): the function synchronises with no other
+/// program (no atomic op, no fence) and writes no memory but its own tile buffers before a
+/// fill is done (a program must read what it wrote itself; writes of other programs it need
+/// not see). Computed once per function.
+class CachedCopyPermission {
+public:
+  bool allows(Operation *filler) {
+    auto function = filler->getParentOfType<FunctionOpInterface>();
+    if (!function || !function.getFunctionBody().hasOneBlock())
+      return false;
+    auto [it, inserted] = functions.try_emplace(function.getOperation());
+    if (inserted)
+      it->second = summarize(function);
+    const Summary &summary = it->second;
+    if (summary.synchronises)
+      return false;
+    Operation *fillerAtTop = function.getFunctionBody().front().findAncestorOpInBlock(*filler);
+    return fillerAtTop &&
+           (!summary.firstWrite || fillerAtTop->isBeforeInBlock(summary.firstWrite));
+  }
+
+private:
+  struct Summary {
+    bool synchronises = false;
+    Operation *firstWrite = nullptr; // the first op of the body that holds a write
+  };
+
+  static Summary summarize(FunctionOpInterface function) {
+    Summary summary;
+    Block &body = function.getFunctionBody().front();
+    function->walk([&](Operation *op) {
+      if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp, LLVM::InlineAsmOp>(op))
+        summary.synchronises = true;
+      if (!writesGlobalMemory(op))
+        return;
+      Operation *atTop = body.findAncestorOpInBlock(*op);
+      if (atTop && (!summary.firstWrite || atTop->isBeforeInBlock(summary.firstWrite)))
+        summary.firstWrite = atTop;
+    });
+    return summary;
+  }
+
+  llvm::DenseMap<Operation *, Summary> functions;
+};
 
 /// Declares the cache's lookup function in `module` (once).
 func::FuncOp cacheLookup(ModuleOp module) {
@@ -503,9 +534,7 @@ Value cachedCopy(OpBuilder &b, Location loc, const InPlaceRead &read, memref::Al
   auto function = buffer->getParentOfType<FunctionOpInterface>();
   MemRefType tileType = buffer.getType();
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
-  };
+  auto constant = [&](int64_t value) { return i64Constant(b, loc, value); };
   Value fillFlag;
   {
     OpBuilder::InsertionGuard guard(b);
@@ -549,8 +578,8 @@ Value cachedCopy(OpBuilder &b, Location loc, const InPlaceRead &read, memref::Al
 /// The consumer of `use` reads the tile in place where it can. A tile read by more than one op,
 /// or whose buffer is filled elsewhere, keeps its copy. A matmul operand that is not read in
 /// place (rows far apart, or column-major) is read from the thread's cached copy when its
-/// kernel allows (`mayReadCachedCopies`) and it is large enough to be worth a lookup.
-void readInPlace(OpOperand &use, TileUse role) {
+/// kernel allows (`CachedCopyPermission`) and it is large enough to be worth a lookup.
+void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermission) {
   Operation *consumer = use.getOwner();
   auto tile = use.get().getDefiningOp<bufferization::ToTensorOp>();
   if (!tile || !tile->hasOneUse())
@@ -592,7 +621,7 @@ void readInPlace(OpOperand &use, TileUse role) {
   bool cached = role != TileUse::TransposeInput &&
                 type.getNumElements() * type.getElementTypeBitWidth() / 8 >=
                     kMinCachedTileBytes &&
-                mayReadCachedCopies(filler);
+                cachePermission.allows(filler);
   if (read->transposed && !cached) {
     // The buffer is still what the consumer reads; it is filled by a transpose of the view
     // (by register blocks, later) where the block is whole, else by the fill.
@@ -648,8 +677,9 @@ struct ReadTilesInPlacePass : impl::ReadTilesInPlaceBase<ReadTilesInPlacePass> {
         uses.emplace_back(&transpose.getInputMutable(), TileUse::TransposeInput);
       }
     });
+    CachedCopyPermission cachePermission;
     for (auto [use, role] : uses)
-      readInPlace(*use, role);
+      readInPlace(*use, role, cachePermission);
   }
 };
 

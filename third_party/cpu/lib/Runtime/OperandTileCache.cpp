@@ -70,6 +70,7 @@ struct Entry {
 
 class ThreadTileCache {
 public:
+  ThreadTileCache() : seen(kSeenSlots) {}
   ~ThreadTileCache() {
     for (Entry &entry : entries)
       std::free(entry.data);
@@ -115,8 +116,6 @@ private:
   /// second time, so that tiles read once (B in a matmul of one row of programs) cost no copy
   /// into memory nobody reads again. Remembers it if not.
   bool seenBefore(const TileKey &key, uint64_t launch) {
-    if (seen.empty())
-      seen.resize(kSeenSlots);
     uint64_t hash = key.hash();
     Seen &slot = seen[hash & (kSeenSlots - 1)];
     if (slot.hash == hash && slot.launch == launch)
@@ -143,9 +142,14 @@ private:
     }
   }
 
-  void remember(int32_t slot) {
+  /// Keeps the index at most half full (erased slots counted), so that probes end soon.
+  void makeRoomInIndex() {
     if ((entries.size() + erased) * 2 > index.size())
-      reindex(std::max<size_t>(64, entries.size() * 4));
+      reindex(entries.size() * 4);
+  }
+
+  void remember(int32_t slot) {
+    makeRoomInIndex();
     size_t mask = index.size() - 1;
     size_t i = entries[slot].key.hash() & mask;
     while (index[i] >= 0)
@@ -197,9 +201,7 @@ private:
           return slot;
         }
         entries.emplace_back();
-        // The index must have room before the entry is remembered.
-        if ((entries.size() + erased) * 2 > index.size())
-          reindex(entries.size() * 4);
+        makeRoomInIndex(); // before the entry is remembered
         return int32_t(entries.size() - 1);
       }
       if (visited >= 2 * entries.size())
