@@ -358,3 +358,37 @@ def test_value_over_streamed_row_statistics_is_computed_where_used(xblock):
     dg = rstd[:, None] / n * (dy * n - dy.sum(1, keepdim=True) - normalized * (dy * normalized).sum(1, keepdim=True))
     expected = dg * (cdf * 0.5 + x * torch.exp(x * x * -0.5) * 0.3989422804014327)
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def one_load_three_accumulators_kernel(x_ptr, flags_ptr, max_ptr, sum_ptr, n_cols, RBLOCK: tl.constexpr):
+    # One loaded tile feeds three loop-carried tiles (as Inductor's softmax checks for values that
+    # are not finite while it takes the max): the loop's yield hands on all three.
+    row = tl.program_id(0)
+    cols = tl.arange(0, RBLOCK)[None, :]
+    flags = tl.full([1, RBLOCK], False, tl.int1)
+    biggest = tl.full([1, RBLOCK], float("-inf"), tl.float32)
+    total = tl.zeros([1, RBLOCK], tl.float32)
+    for start in tl.range(0, n_cols, RBLOCK):
+        mask = start + cols < n_cols
+        x = tl.load(x_ptr + row * n_cols + start + cols, mask, other=0.0)
+        flags = tl.where(mask, flags | (x != x), flags)
+        biggest = tl.where(mask, tl.maximum(biggest, x), biggest)
+        total = tl.where(mask, total + x, total)
+    tl.store(flags_ptr + row + tl.zeros([1], tl.int32), tl.max(flags.to(tl.int32), 1))
+    tl.store(max_ptr + row + tl.zeros([1], tl.int32), tl.max(biggest, 1))
+    tl.store(sum_ptr + row + tl.zeros([1], tl.int32), tl.sum(total, 1))
+
+
+@pytest.mark.parametrize("n_cols", [4096, 1000])
+def test_one_load_feeding_several_loop_carried_tiles(n_cols):
+    """Each loop-carried tile the load feeds is updated element by element (the max was left
+    reading an empty tile once the first of them was: -inf for every row)."""
+    x = torch.randn(6, n_cols)
+    x[2, 5] = float("nan")
+    flags, biggest, total = torch.empty(6, dtype=torch.int32), torch.empty(6), torch.empty(6)
+    one_load_three_accumulators_kernel[(6, )](x, flags, biggest, total, n_cols, RBLOCK=512)
+    torch.testing.assert_close(flags, torch.isnan(x).any(1).to(torch.int32))
+    clean = [0, 1, 3, 4, 5]
+    torch.testing.assert_close(biggest[clean], x[clean].max(1).values)
+    torch.testing.assert_close(total[clean], x[clean].sum(1), rtol=1e-4, atol=1e-3)

@@ -189,6 +189,18 @@ private:
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Operation *user : value.getUsers()) {
+        // A loop's yield hands on several tiles: each one this load feeds is a consumer (so
+        // the yield is not visited once for all of them).
+        if (isa<scf::YieldOp>(user)) {
+          Operation *next = nextLoopCarriedTile(value, user);
+          if (!next)
+            return false;
+          if (!llvm::is_contained(loopCarried, next)) {
+            consumers.push_back(next);
+            loopCarried.push_back(next);
+          }
+          continue;
+        }
         if (!visited.insert(user).second)
           continue;
         if (isa<tt::StoreOp>(user)) {
@@ -200,14 +212,6 @@ private:
             return false;
           consumers.push_back(user);
           reductions.push_back(reduce);
-          continue;
-        }
-        if (isa<scf::YieldOp>(user)) {
-          Operation *next = nextLoopCarriedTile(value, user);
-          if (!next)
-            return false;
-          consumers.push_back(next);
-          loopCarried.push_back(next);
           continue;
         }
         if (auto consumer = dyn_cast<tt::LoadOp>(user)) {
