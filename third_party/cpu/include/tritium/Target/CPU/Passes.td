@@ -425,6 +425,19 @@ def ExtremumReductionsWithoutNaNChecks : Pass<"tritium-cpu-extremum-reductions-w
                            "mlir::memref::MemRefDialect"];
 }
 
+def FuseIndependentSiblingLoops : Pass<"tritium-cpu-fuse-independent-sibling-loops",
+                                        "mlir::func::FuncOp"> {
+  let summary = "Sibling loops over the same range that do not depend on each other run as one";
+  let description = [{
+    Two `scf.for` of one block with equal bounds and step, neither holding a nested loop,
+    neither writing memory other than local buffers, and touching no local buffer the other
+    writes, become one loop (carrying both loops' iteration arguments) at the first one's
+    place; ops between them that the second loop needs move before the first. A row's
+    reductions (Inductor's softmax: not-finite check, max, scaled max) then read it once.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 def HoistAccumulatorTransfers : Pass<"tritium-cpu-hoist-accumulator-transfers",
                                       "mlir::func::FuncOp"> {
   let summary = "Hoist loop-invariant vector transfer pairs out of loops that run";

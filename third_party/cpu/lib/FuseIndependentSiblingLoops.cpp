@@ -1,0 +1,417 @@
+//===- FuseIndependentSiblingLoops.cpp - one pass over a row, not one a reduction ===//
+//
+// Every reduction of a tile becomes a loop of its own, and so does every tile that two ops
+// consume. Inductor's softmax folds three values out of each row before its exponentials —
+// whether any value is not finite, the row's max and the scaled row's max — so the row was
+// read by three loops over the same 4096 elements; then one loop computed the exponentials
+// into a tile, one added zero and masked them into another, one stored the first tile and
+// one summed the second. Such loops can run as one, each value read once and handed on in
+// registers (LLVM forwards the tile stores to the loads of the same iteration and drops the
+// tiles nobody reads later).
+//
+// Two loops of one block with the same bounds and step are fused into the first one's place
+// when:
+//   - neither holds a nested loop (loops vectorized along their own dimension stay so);
+//     loops of one iteration are inlined first, so a tile's 1xN nest counts as its row loop,
+//   - a local buffer (memref.alloc/alloca) that one writes and the other touches is only
+//     loaded and stored by both, at the same indices: the loop's induction variable in one
+//     position and the same loop-invariant values in the others — iteration i of either
+//     loop touches element i only, so running the first loop's iteration i just before the
+//     second's gives every access the value it had,
+//   - at most one of them touches memory outside local buffers if one of them writes there
+//     (the kernel's arguments may alias each other),
+//   - their loop attributes agree, or merge (an `llvm.loop_annotation` set by one of them
+//     only: unroll disabled, parallel accesses),
+//   - every op between them that the second loop needs (a value it uses, a buffer it reads
+//     or writes, such as its accumulator's initialisation) can run before the first loop:
+//     it neither touches a buffer the first loop writes nor writes one it reads, and depends
+//     on nothing else between the loops; the ops left in between (say, reading the first
+//     loop's result) do not touch what the second loop writes. Nothing in between may write
+//     memory outside local buffers.
+// The fused loop carries both loops' iteration arguments; the first loop's body runs first
+// in each iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RootBuffer.h"
+#include "tritium/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tritium::cpu {
+#define GEN_PASS_DEF_FUSEINDEPENDENTSIBLINGLOOPS
+#include "tritium/Target/CPU/Passes.h.inc"
+} // namespace tritium::cpu
+
+using namespace mlir;
+
+namespace tritium::cpu {
+namespace {
+
+/// The memory an op (with everything nested in it) reads and writes: local buffers by their
+/// allocation, anything else (kernel arguments, pointers) as "outside".
+struct MemoryFootprint {
+  llvm::SmallPtrSet<Value, 4> reads, writes;
+  bool readsOutside = false;
+  bool writesOutside = false;
+
+  /// The local buffers one of the two writes and the other touches.
+  SmallVector<Value> sharedBuffers(const MemoryFootprint &other) const {
+    SmallVector<Value> shared;
+    auto collect = [&](const llvm::SmallPtrSet<Value, 4> &written, const MemoryFootprint &by) {
+      for (Value buffer : written)
+        if ((by.reads.contains(buffer) || by.writes.contains(buffer)) &&
+            !llvm::is_contained(shared, buffer))
+          shared.push_back(buffer);
+    };
+    collect(writes, other);
+    collect(other.writes, *this);
+    return shared;
+  }
+
+  bool touchesOutside() const { return readsOutside || writesOutside; }
+
+  bool conflictsOutside(const MemoryFootprint &other) const {
+    return (writesOutside && other.touchesOutside()) || (other.writesOutside && touchesOutside());
+  }
+
+  bool conflictsWith(const MemoryFootprint &other) const {
+    return !sharedBuffers(other).empty() || conflictsOutside(other);
+  }
+};
+
+bool isLocalBuffer(Value buffer) {
+  return buffer.getDefiningOp<memref::AllocOp>() || buffer.getDefiningOp<memref::AllocaOp>();
+}
+
+MemoryFootprint footprintOf(Operation *root) {
+  MemoryFootprint footprint;
+  root->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      // Ops with recursive effects are described by the ops nested in them.
+      if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+        footprint.readsOutside = true;
+        footprint.writesOutside = true;
+      }
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &instance : instances) {
+      bool isRead = isa<MemoryEffects::Read>(instance.getEffect());
+      bool isWrite = isa<MemoryEffects::Write, MemoryEffects::Free>(instance.getEffect());
+      if (!isRead && !isWrite)
+        continue; // allocation: a fresh buffer nobody else sees
+      Value value = instance.getValue();
+      Value buffer = value && isa<MemRefType>(value.getType()) ? rootBuffer(value) : Value();
+      if (buffer && isLocalBuffer(buffer)) {
+        (isRead ? footprint.reads : footprint.writes).insert(buffer);
+      } else {
+        footprint.readsOutside |= isRead;
+        footprint.writesOutside |= isWrite;
+      }
+    }
+  });
+  return footprint;
+}
+
+bool sameValue(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<int64_t> ca = getConstantIntValue(a), cb = getConstantIntValue(b);
+  return ca && cb && *ca == *cb;
+}
+
+bool holdsLoop(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Whether two indexings (null: the induction variable) name the same elements.
+bool sameIndexing(ArrayRef<Value> a, ArrayRef<Value> b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto [x, y] = pair;
+           return (!x && !y) || (x && y && sameValue(x, y));
+         });
+}
+
+/// How `loop` indexes `buffer` if it only loads and stores it element by element along its
+/// induction variable: the indices, with a null value for the induction variable's place.
+std::optional<SmallVector<Value>> elementwiseIndexing(scf::ForOp loop, Value buffer) {
+  std::optional<SmallVector<Value>> indexing;
+  bool other = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!llvm::is_contained(op->getOperands(), buffer)) {
+      for (Value operand : op->getOperands())
+        if (isa<MemRefType>(operand.getType()) && operand != buffer && rootBuffer(operand) == buffer)
+          other = true; // a view of it
+      return;
+    }
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op); load && load.getMemRef() == buffer)
+      indices = load.getIndices();
+    else if (auto store = dyn_cast<memref::StoreOp>(op);
+             store && store.getMemRef() == buffer && store.getValueToStore() != buffer)
+      indices = store.getIndices();
+    else {
+      other = true;
+      return;
+    }
+    SmallVector<Value> signature;
+    int atInductionVariable = 0;
+    for (Value index : indices) {
+      if (index == loop.getInductionVar()) {
+        ++atInductionVariable;
+        signature.push_back(Value());
+      } else if (loop.isDefinedOutsideOfLoop(index)) {
+        signature.push_back(index);
+      } else {
+        other = true;
+      }
+    }
+    if (atInductionVariable != 1 || (indexing && !sameIndexing(*indexing, signature)))
+      other = true;
+    indexing = std::move(signature);
+  });
+  if (other)
+    return std::nullopt;
+  return indexing;
+}
+
+/// Whether every buffer one loop writes and the other touches is touched element by element
+/// along the induction variable, at the same indices, in both.
+bool sharedBuffersElementwise(scf::ForOp first, scf::ForOp second, ArrayRef<Value> shared) {
+  for (Value buffer : shared) {
+    auto inFirst = elementwiseIndexing(first, buffer);
+    auto inSecond = elementwiseIndexing(second, buffer);
+    if (!inFirst || !inSecond || !sameIndexing(*inFirst, *inSecond))
+      return false;
+  }
+  return true;
+}
+
+/// The two loops' `llvm.loop_annotation`s as one: each field set by at most one of them (or
+/// equal), parallel access groups of both.
+std::optional<LLVM::LoopAnnotationAttr> mergedAnnotation(LLVM::LoopAnnotationAttr a,
+                                                         LLVM::LoopAnnotationAttr b) {
+  bool clash = false;
+  auto pick = [&](auto x, auto y) {
+    if (x && y && x != y)
+      clash = true;
+    return x ? x : y;
+  };
+  SmallVector<LLVM::AccessGroupAttr> groups(a.getParallelAccesses());
+  llvm::append_range(groups, b.getParallelAccesses());
+  auto merged = LLVM::LoopAnnotationAttr::get(
+      a.getContext(), pick(a.getDisableNonforced(), b.getDisableNonforced()),
+      pick(a.getVectorize(), b.getVectorize()), pick(a.getInterleave(), b.getInterleave()),
+      pick(a.getUnroll(), b.getUnroll()), pick(a.getUnrollAndJam(), b.getUnrollAndJam()),
+      pick(a.getLicm(), b.getLicm()), pick(a.getDistribute(), b.getDistribute()),
+      pick(a.getPipeline(), b.getPipeline()), pick(a.getPeeled(), b.getPeeled()),
+      pick(a.getUnswitch(), b.getUnswitch()), pick(a.getMustProgress(), b.getMustProgress()),
+      pick(a.getIsVectorized(), b.getIsVectorized()), pick(a.getStartLoc(), b.getStartLoc()),
+      pick(a.getEndLoc(), b.getEndLoc()), groups);
+  if (clash)
+    return std::nullopt;
+  return merged;
+}
+
+constexpr llvm::StringLiteral kLoopAnnotation = "llvm.loop_annotation";
+
+/// The attributes the fused loop keeps, if the two loops' agree or merge.
+std::optional<DictionaryAttr> mergedAttributes(scf::ForOp first, scf::ForOp second) {
+  DictionaryAttr a = first->getDiscardableAttrDictionary();
+  DictionaryAttr b = second->getDiscardableAttrDictionary();
+  if (a == b || b.empty())
+    return a;
+  if (a.empty())
+    return b;
+  // Both annotated: only loop annotations are merged.
+  auto onlyAnnotation = [](DictionaryAttr attributes) {
+    return attributes.size() == 1 &&
+           isa<LLVM::LoopAnnotationAttr>(attributes.get(kLoopAnnotation));
+  };
+  if (!onlyAnnotation(a) || !onlyAnnotation(b))
+    return std::nullopt;
+  auto merged = mergedAnnotation(cast<LLVM::LoopAnnotationAttr>(a.get(kLoopAnnotation)),
+                                 cast<LLVM::LoopAnnotationAttr>(b.get(kLoopAnnotation)));
+  if (!merged)
+    return std::nullopt;
+  return DictionaryAttr::get(first->getContext(),
+                             {NamedAttribute(StringAttr::get(first->getContext(), kLoopAnnotation),
+                                             *merged)});
+}
+
+/// Whether `op` (between the loops) uses a value defined by one of `defined` (or by the
+/// first loop), directly or in its regions.
+bool usesAnyOf(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &defined) {
+  bool uses = false;
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (Operation *definer = operand.getDefiningOp(); definer && defined.contains(definer))
+        uses = true;
+  });
+  return uses;
+}
+
+/// The ops between `first` and `second` to move before `first`, in order, so that the loops
+/// can be fused at `first`'s place; nullopt if they cannot be.
+std::optional<SmallVector<Operation *>> opsToHoist(scf::ForOp first, scf::ForOp second,
+                                                  const MemoryFootprint &firstFootprint,
+                                                  const MemoryFootprint &secondFootprint) {
+  llvm::SmallPtrSet<Operation *, 1> firstLoop{first.getOperation()};
+  if (usesAnyOf(second, firstLoop))
+    return std::nullopt; // the second loop starts from the first one's results
+  SmallVector<Operation *> between;
+  for (Operation *op = first->getNextNode(); op != second.getOperation(); op = op->getNextNode())
+    between.push_back(op);
+  // Needed by the second loop: walked backwards, an op is needed if the loop or a needed op
+  // uses its results, or if its memory conflicts with theirs (a needed op moves before the
+  // first loop, so it must not pass an op it depends on, such as the initialisation of the
+  // accumulator it loads).
+  llvm::SmallPtrSet<Operation *, 8> needed;
+  SmallVector<MemoryFootprint> neededFootprints{secondFootprint};
+  auto usedBy = [&](Operation *op, Operation *user) {
+    for (Value result : op->getResults())
+      for (Operation *use : result.getUsers())
+        if (user->isAncestor(use))
+          return true;
+    return false;
+  };
+  for (Operation *op : llvm::reverse(between)) {
+    MemoryFootprint footprint = footprintOf(op);
+    if (footprint.writesOutside)
+      return std::nullopt; // the loops' reads would move across it
+    bool isNeeded =
+        usedBy(op, second) ||
+        llvm::any_of(needed, [&](Operation *user) { return usedBy(op, user); }) ||
+        llvm::any_of(neededFootprints,
+                     [&](const MemoryFootprint &later) { return footprint.conflictsWith(later); });
+    if (isNeeded) {
+      needed.insert(op);
+      neededFootprints.push_back(std::move(footprint));
+    }
+  }
+  SmallVector<Operation *> hoisted;
+  llvm::SmallPtrSet<Operation *, 8> staying;
+  staying.insert(first);
+  for (Operation *op : between) {
+    if (!needed.contains(op)) {
+      staying.insert(op);
+      continue;
+    }
+    // Runs before the first loop now: it must not see or change what the loop does, nor
+    // depend on anything that stays after it.
+    if (footprintOf(op).conflictsWith(firstFootprint) || usesAnyOf(op, staying))
+      return std::nullopt;
+    hoisted.push_back(op);
+  }
+  return hoisted;
+}
+
+/// `second`'s iterations run in `first`'s, at `first`'s place (after `hoisted` moved there).
+void fuse(scf::ForOp first, scf::ForOp second, ArrayRef<Operation *> hoisted,
+          DictionaryAttr attributes) {
+  for (Operation *op : hoisted)
+    op->moveBefore(first);
+  IRRewriter rewriter(first->getContext());
+  rewriter.setInsertionPoint(first);
+  SmallVector<Value> inits(first.getInitArgs());
+  llvm::append_range(inits, second.getInitArgs());
+  auto fused = scf::ForOp::create(rewriter, first.getLoc(), first.getLowerBound(),
+                                  first.getUpperBound(), first.getStep(), inits);
+  fused->setDiscardableAttrs(attributes);
+  Block *body = fused.getBody();
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  unsigned firstCount = first.getNumRegionIterArgs();
+  SmallVector<Value> yielded;
+  auto append = [&](scf::ForOp loop, ValueRange iterArgs) {
+    SmallVector<Value> arguments{fused.getInductionVar()};
+    llvm::append_range(arguments, iterArgs);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    llvm::append_range(yielded, yield.getOperands());
+    rewriter.eraseOp(yield);
+    rewriter.mergeBlocks(loop.getBody(), body, arguments);
+  };
+  append(first, fused.getRegionIterArgs().take_front(firstCount));
+  append(second, fused.getRegionIterArgs().drop_front(firstCount));
+  rewriter.setInsertionPointToEnd(body);
+  scf::YieldOp::create(rewriter, fused.getLoc(), yielded);
+  rewriter.replaceOp(first, fused.getResults().take_front(firstCount));
+  rewriter.replaceOp(second, fused.getResults().drop_front(firstCount));
+}
+
+/// Fuses what it can among the loops of `block`, each loop with the later ones; true if it
+/// fused any.
+bool fuseLoopsOf(Block &block) {
+  for (auto first : block.getOps<scf::ForOp>()) {
+    if (holdsLoop(first))
+      continue;
+    MemoryFootprint firstFootprint = footprintOf(first);
+    // Loops that cannot join are ops between the first loop and a later one.
+    for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
+      auto second = dyn_cast<scf::ForOp>(op);
+      if (!second || !sameValue(first.getLowerBound(), second.getLowerBound()) ||
+          !sameValue(first.getUpperBound(), second.getUpperBound()) ||
+          !sameValue(first.getStep(), second.getStep()) || holdsLoop(second))
+        continue;
+      MemoryFootprint secondFootprint = footprintOf(second);
+      std::optional<DictionaryAttr> attributes = mergedAttributes(first, second);
+      if (!attributes || firstFootprint.conflictsOutside(secondFootprint) ||
+          !sharedBuffersElementwise(first, second, firstFootprint.sharedBuffers(secondFootprint)))
+        continue;
+      auto hoisted = opsToHoist(first, second, firstFootprint, secondFootprint);
+      if (!hoisted)
+        continue;
+      fuse(first, second, *hoisted, *attributes);
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Loops of one iteration become their body: a tile's 1xN loop nest is then a row loop that
+/// can join the row loops next to it.
+void inlineSingleIterationLoops(Operation *root) {
+  SmallVector<scf::ForOp> loops;
+  root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  IRRewriter rewriter(root->getContext());
+  for (scf::ForOp loop : loops) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (lower && upper && step && *step > 0 && *upper > *lower && *upper - *lower <= *step) {
+      rewriter.setInsertionPoint(loop);
+      (void)loop.promoteIfSingleIteration(rewriter);
+    }
+  }
+}
+
+struct FuseIndependentSiblingLoopsPass
+    : impl::FuseIndependentSiblingLoopsBase<FuseIndependentSiblingLoopsPass> {
+  void runOnOperation() override {
+    inlineSingleIterationLoops(getOperation());
+    // Blocks holding two loops or more: never the body of a loop that is fused (which holds
+    // none), so none is erased while the others are worked on.
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) {
+      if (llvm::range_size(block->getOps<scf::ForOp>()) >= 2)
+        blocks.push_back(block);
+    });
+    for (Block *block : blocks)
+      while (fuseLoopsOf(*block)) {
+      }
+  }
+};
+
+} // namespace
+} // namespace tritium::cpu
