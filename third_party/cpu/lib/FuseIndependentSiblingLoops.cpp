@@ -318,8 +318,8 @@ std::optional<SmallVector<Operation *>> opsToHoist(scf::ForOp first, scf::ForOp 
 }
 
 /// `second`'s iterations run in `first`'s, at `first`'s place (after `hoisted` moved there).
-void fuse(scf::ForOp first, scf::ForOp second, ArrayRef<Operation *> hoisted,
-          DictionaryAttr attributes) {
+scf::ForOp fuse(scf::ForOp first, scf::ForOp second, ArrayRef<Operation *> hoisted,
+                DictionaryAttr attributes) {
   for (Operation *op : hoisted)
     op->moveBefore(first);
   IRRewriter rewriter(first->getContext());
@@ -348,35 +348,55 @@ void fuse(scf::ForOp first, scf::ForOp second, ArrayRef<Operation *> hoisted,
   scf::YieldOp::create(rewriter, fused.getLoc(), yielded);
   rewriter.replaceOp(first, fused.getResults().take_front(firstCount));
   rewriter.replaceOp(second, fused.getResults().drop_front(firstCount));
+  return fused;
 }
 
-/// Fuses what it can among the loops of `block`, each loop with the later ones; true if it
-/// fused any.
-bool fuseLoopsOf(Block &block) {
-  for (auto first : block.getOps<scf::ForOp>()) {
-    if (holdsLoop(first))
+/// How far after a loop (in ops of its block) loops that may join it are looked for: the ops
+/// between a reduction and the next one are a few (its result stored, the next accumulator's
+/// initialisation, a NaN check's fallback), and kernels with hundreds of loops in one block
+/// (sorting networks) would otherwise cost time quadratic in their number.
+constexpr int kSearchWindow = 48;
+
+/// The loop that `first` becomes once the loops that can join it (among the ops that follow
+/// it) have; `fusedAway` collects the loops erased on the way.
+scf::ForOp fuseFollowingLoops(scf::ForOp first, llvm::SmallPtrSetImpl<Operation *> &fusedAway) {
+  MemoryFootprint firstFootprint = footprintOf(first);
+  int distance = 0;
+  // Loops that cannot join are ops between the first loop and a later one.
+  for (Operation *op = first->getNextNode(); op && distance < kSearchWindow;
+       op = op->getNextNode(), ++distance) {
+    auto second = dyn_cast<scf::ForOp>(op);
+    if (!second || !sameValue(first.getLowerBound(), second.getLowerBound()) ||
+        !sameValue(first.getUpperBound(), second.getUpperBound()) ||
+        !sameValue(first.getStep(), second.getStep()) || holdsLoop(second))
       continue;
-    MemoryFootprint firstFootprint = footprintOf(first);
-    // Loops that cannot join are ops between the first loop and a later one.
-    for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
-      auto second = dyn_cast<scf::ForOp>(op);
-      if (!second || !sameValue(first.getLowerBound(), second.getLowerBound()) ||
-          !sameValue(first.getUpperBound(), second.getUpperBound()) ||
-          !sameValue(first.getStep(), second.getStep()) || holdsLoop(second))
-        continue;
-      MemoryFootprint secondFootprint = footprintOf(second);
-      std::optional<DictionaryAttr> attributes = mergedAttributes(first, second);
-      if (!attributes || firstFootprint.conflictsOutside(secondFootprint) ||
-          !sharedBuffersElementwise(first, second, firstFootprint.sharedBuffers(secondFootprint)))
-        continue;
-      auto hoisted = opsToHoist(first, second, firstFootprint, secondFootprint);
-      if (!hoisted)
-        continue;
-      fuse(first, second, *hoisted, *attributes);
-      return true;
-    }
+    MemoryFootprint secondFootprint = footprintOf(second);
+    std::optional<DictionaryAttr> attributes = mergedAttributes(first, second);
+    if (!attributes || firstFootprint.conflictsOutside(secondFootprint) ||
+        !sharedBuffersElementwise(first, second, firstFootprint.sharedBuffers(secondFootprint)))
+      continue;
+    auto hoisted = opsToHoist(first, second, firstFootprint, secondFootprint);
+    if (!hoisted)
+      continue;
+    fusedAway.insert(first);
+    fusedAway.insert(second);
+    first = fuse(first, second, *hoisted, *attributes);
+    firstFootprint = footprintOf(first);
+    // The ops after the fused loop are those that were after the first loop, less the
+    // hoisted ones and the second loop: look from the start again.
+    op = first;
+    distance = -1;
   }
-  return false;
+  return first;
+}
+
+/// Fuses what it can among the loops of `block`, each loop with the ones that follow it.
+void fuseLoopsOf(Block &block) {
+  SmallVector<scf::ForOp> loops(block.getOps<scf::ForOp>());
+  llvm::SmallPtrSet<Operation *, 16> fusedAway;
+  for (scf::ForOp loop : loops)
+    if (!fusedAway.contains(loop) && !holdsLoop(loop))
+      fuseFollowingLoops(loop, fusedAway);
 }
 
 /// Loops of one iteration become their body: a tile's 1xN loop nest is then a row loop that
@@ -408,8 +428,7 @@ struct FuseIndependentSiblingLoopsPass
         blocks.push_back(block);
     });
     for (Block *block : blocks)
-      while (fuseLoopsOf(*block)) {
-      }
+      fuseLoopsOf(*block);
   }
 };
 
