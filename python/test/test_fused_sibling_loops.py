@@ -14,6 +14,8 @@ import torch
 import triton
 import triton.language as tl
 
+from test_streamed_loads import gelu_layer_norm_kernel
+
 
 @triton.jit
 def inductor_style_softmax(out_ptr, x_ptr, n_rows, n_cols, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):
@@ -172,3 +174,14 @@ def test_a_program_reads_what_it_stored():
     store_then_read_reversed[(4, )](x, out, result, BLOCK=512)
     torch.testing.assert_close(out, x * 2)
     torch.testing.assert_close(result, (x * 2).flip(1) + x)
+
+
+@pytest.mark.parametrize("n_rows,xblock", [(64, 8), (37, 8), (5, 4)])
+def test_blocks_of_rows(n_rows, xblock):
+    """A block of rows at a time (Inductor's persistent reductions): the row loops of the GELU's
+    tile, the two sums and the store join, and so do the column loops they hold."""
+    x, w, b = torch.randn(n_rows, 256), torch.randn(256), torch.randn(256)
+    out = torch.empty_like(x)
+    gelu_layer_norm_kernel[(triton.cdiv(n_rows, xblock), )](x, w, b, out, n_rows, N=256, BLOCK_R=xblock)
+    expected = torch.nn.functional.layer_norm(torch.nn.functional.gelu(x), (256, ), w, b, eps=1e-5)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)

@@ -259,3 +259,73 @@ func.func @both_store_outside(%x: memref<1024xf32>, %p: !llvm.ptr, %q: !llvm.ptr
   }
   return
 }
+
+// -----
+
+// Two nests over the rows of a tile: the row loops join (the second reads row r of the tile
+// only in row r), then the column loops they hold side by side.
+// CHECK-LABEL: func.func @row_nests_join
+// CHECK: scf.for %[[R:.+]] =
+// CHECK:   %[[SUM:.+]] = scf.for %[[C:.+]] = {{.+}} iter_args
+// CHECK:     memref.store %{{.+}}, %[[T:.+]][%[[R]], %[[C]]]
+// CHECK:     memref.load %[[T]][%[[R]], %[[C]]]
+// CHECK:   memref.store %[[SUM]]
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @row_nests_join(%x: memref<8x64xf32>, %sums: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloca() : memref<8x64xf32>
+  %s = memref.alloca() : memref<8xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    scf.for %c = %c0 to %c64 step %c1 {
+      %v = memref.load %x[%r, %c] : memref<8x64xf32>
+      %d = arith.addf %v, %v : f32
+      memref.store %d, %t[%r, %c] : memref<8x64xf32>
+    }
+  }
+  scf.for %r = %c0 to %c8 step %c1 {
+    %sum = scf.for %c = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %v = memref.load %t[%r, %c] : memref<8x64xf32>
+      %n = arith.addf %acc, %v : f32
+      scf.yield %n : f32
+    }
+    memref.store %sum, %s[%r] : memref<8xf32>
+  }
+  memref.copy %s, %sums : memref<8xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// The second nest reads the tile transposed (row r of it holds column r of the tile, which
+// every row of the first nest writes): not fused.
+// CHECK-LABEL: func.func @transposed_read
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+func.func @transposed_read(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %t = memref.alloca() : memref<8x8xf32>
+  %u = memref.alloca() : memref<8x8xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    scf.for %c = %c0 to %c8 step %c1 {
+      %v = memref.load %x[%r, %c] : memref<8x8xf32>
+      memref.store %v, %t[%r, %c] : memref<8x8xf32>
+    }
+  }
+  scf.for %r = %c0 to %c8 step %c1 {
+    scf.for %c = %c0 to %c8 step %c1 {
+      %v = memref.load %t[%c, %r] : memref<8x8xf32>
+      memref.store %v, %u[%r, %c] : memref<8x8xf32>
+    }
+  }
+  memref.copy %u, %y : memref<8x8xf32> to memref<8x8xf32>
+  return
+}

@@ -11,13 +11,13 @@
 //
 // Two loops of one block with the same bounds and step are fused into the first one's place
 // when:
-//   - neither holds a nested loop (loops vectorized along their own dimension stay so);
-//     loops of one iteration are inlined first, so a tile's 1xN nest counts as its row loop,
 //   - a local buffer (memref.alloc/alloca) that one writes and the other touches is only
-//     loaded and stored by both, at the same indices: the loop's induction variable in one
-//     position and the same loop-invariant values in the others — iteration i of either
-//     loop touches element i only, so running the first loop's iteration i just before the
-//     second's gives every access the value it had,
+//     loaded and stored by both, every access indexing it with the loop's induction variable
+//     at one same position — iteration i of either loop touches slice i only (an element, or
+//     a row when the loops walk rows), so running the first loop's iteration i just before
+//     the second's gives every access the value it had; loops of one iteration are inlined
+//     first, so a tile's 1xN nest counts as its row loop, and when two nests join, the loops
+//     they hold side by side are fused in turn,
 //   - at most one of them touches memory outside local buffers if one of them writes there
 //     (the kernel's arguments may alias each other),
 //   - their loop attributes agree, or merge (an `llvm.loop_annotation` set by one of them
@@ -43,6 +43,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace tritium::cpu {
 #define GEN_PASS_DEF_FUSEINDEPENDENTSIBLINGLOOPS
@@ -129,24 +130,12 @@ bool sameValue(Value a, Value b) {
   return ca && cb && *ca == *cb;
 }
 
-bool holdsLoop(scf::ForOp loop) {
-  return loop.getBody()
-      ->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
-/// Whether two indexings (null: the induction variable) name the same elements.
-bool sameIndexing(ArrayRef<Value> a, ArrayRef<Value> b) {
-  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
-           auto [x, y] = pair;
-           return (!x && !y) || (x && y && sameValue(x, y));
-         });
-}
-
-/// How `loop` indexes `buffer` if it only loads and stores it element by element along its
-/// induction variable: the indices, with a null value for the induction variable's place.
-std::optional<SmallVector<Value>> elementwiseIndexing(scf::ForOp loop, Value buffer) {
-  std::optional<SmallVector<Value>> indexing;
+/// The index positions at which every access of `loop` to `buffer` indexes it with the loop's
+/// induction variable (so that iteration i touches slice i only), if all of them are loads and
+/// stores of the buffer itself; nullopt if it is touched otherwise (through a view, by another
+/// op).
+std::optional<llvm::SmallBitVector> positionsAtInductionVariable(scf::ForOp loop, Value buffer) {
+  std::optional<llvm::SmallBitVector> positions;
   bool other = false;
   loop.getBody()->walk([&](Operation *op) {
     if (!llvm::is_contained(op->getOperands(), buffer)) {
@@ -165,34 +154,30 @@ std::optional<SmallVector<Value>> elementwiseIndexing(scf::ForOp loop, Value buf
       other = true;
       return;
     }
-    SmallVector<Value> signature;
-    int atInductionVariable = 0;
-    for (Value index : indices) {
-      if (index == loop.getInductionVar()) {
-        ++atInductionVariable;
-        signature.push_back(Value());
-      } else if (loop.isDefinedOutsideOfLoop(index)) {
-        signature.push_back(index);
-      } else {
-        other = true;
-      }
-    }
-    if (atInductionVariable != 1 || (indexing && !sameIndexing(*indexing, signature)))
-      other = true;
-    indexing = std::move(signature);
+    llvm::SmallBitVector here(indices.size());
+    for (auto [position, index] : llvm::enumerate(indices))
+      here[position] = index == loop.getInductionVar();
+    if (positions)
+      *positions &= here;
+    else
+      positions = here;
   });
-  if (other)
+  if (other || !positions)
     return std::nullopt;
-  return indexing;
+  return positions;
 }
 
-/// Whether every buffer one loop writes and the other touches is touched element by element
-/// along the induction variable, at the same indices, in both.
-bool sharedBuffersElementwise(scf::ForOp first, scf::ForOp second, ArrayRef<Value> shared) {
+/// Whether every buffer one loop writes and the other touches is indexed, by every access of
+/// both, with the loop's induction variable at one same position: iteration i of either loop
+/// then touches slice i of it only, whatever its other indices (a row of a tile, when the
+/// loops walk rows), so running the first loop's iteration i just before the second's gives
+/// every access the value it had.
+bool sharedBuffersSlicedAlike(scf::ForOp first, scf::ForOp second, ArrayRef<Value> shared) {
   for (Value buffer : shared) {
-    auto inFirst = elementwiseIndexing(first, buffer);
-    auto inSecond = elementwiseIndexing(second, buffer);
-    if (!inFirst || !inSecond || !sameIndexing(*inFirst, *inSecond))
+    auto inFirst = positionsAtInductionVariable(first, buffer);
+    auto inSecond = positionsAtInductionVariable(second, buffer);
+    if (!inFirst || !inSecond || inFirst->size() != inSecond->size() ||
+        !(*inFirst & *inSecond).any())
       return false;
   }
   return true;
@@ -351,6 +336,8 @@ scf::ForOp fuse(scf::ForOp first, scf::ForOp second, ArrayRef<Operation *> hoist
   return fused;
 }
 
+void fuseLoopsOf(Block &block);
+
 /// How far after a loop (in ops of its block) loops that may join it are looked for: the ops
 /// between a reduction and the next one are a few (its result stored, the next accumulator's
 /// initialisation, a NaN check's fallback), and kernels with hundreds of loops in one block
@@ -361,6 +348,7 @@ constexpr int kSearchWindow = 48;
 /// it) have; `fusedAway` collects the loops erased on the way.
 scf::ForOp fuseFollowingLoops(scf::ForOp first, llvm::SmallPtrSetImpl<Operation *> &fusedAway) {
   MemoryFootprint firstFootprint = footprintOf(first);
+  bool fusedAny = false;
   int distance = 0;
   // Loops that cannot join are ops between the first loop and a later one.
   for (Operation *op = first->getNextNode(); op && distance < kSearchWindow;
@@ -368,12 +356,12 @@ scf::ForOp fuseFollowingLoops(scf::ForOp first, llvm::SmallPtrSetImpl<Operation 
     auto second = dyn_cast<scf::ForOp>(op);
     if (!second || !sameValue(first.getLowerBound(), second.getLowerBound()) ||
         !sameValue(first.getUpperBound(), second.getUpperBound()) ||
-        !sameValue(first.getStep(), second.getStep()) || holdsLoop(second))
+        !sameValue(first.getStep(), second.getStep()))
       continue;
     MemoryFootprint secondFootprint = footprintOf(second);
     std::optional<DictionaryAttr> attributes = mergedAttributes(first, second);
     if (!attributes || firstFootprint.conflictsOutside(secondFootprint) ||
-        !sharedBuffersElementwise(first, second, firstFootprint.sharedBuffers(secondFootprint)))
+        !sharedBuffersSlicedAlike(first, second, firstFootprint.sharedBuffers(secondFootprint)))
       continue;
     auto hoisted = opsToHoist(first, second, firstFootprint, secondFootprint);
     if (!hoisted)
@@ -381,12 +369,16 @@ scf::ForOp fuseFollowingLoops(scf::ForOp first, llvm::SmallPtrSetImpl<Operation 
     fusedAway.insert(first);
     fusedAway.insert(second);
     first = fuse(first, second, *hoisted, *attributes);
+    fusedAny = true;
     firstFootprint = footprintOf(first);
     // The ops after the fused loop are those that were after the first loop, less the
     // hoisted ones and the second loop: look from the start again.
     op = first;
     distance = -1;
   }
+  // Nests: the loops the fused one now holds side by side may join in turn.
+  if (fusedAny)
+    fuseLoopsOf(*first.getBody());
   return first;
 }
 
@@ -395,7 +387,7 @@ void fuseLoopsOf(Block &block) {
   SmallVector<scf::ForOp> loops(block.getOps<scf::ForOp>());
   llvm::SmallPtrSet<Operation *, 16> fusedAway;
   for (scf::ForOp loop : loops)
-    if (!fusedAway.contains(loop) && !holdsLoop(loop))
+    if (!fusedAway.contains(loop))
       fuseFollowingLoops(loop, fusedAway);
 }
 
@@ -420,8 +412,8 @@ struct FuseIndependentSiblingLoopsPass
     : impl::FuseIndependentSiblingLoopsBase<FuseIndependentSiblingLoopsPass> {
   void runOnOperation() override {
     inlineSingleIterationLoops(getOperation());
-    // Blocks holding two loops or more: never the body of a loop that is fused (which holds
-    // none), so none is erased while the others are worked on.
+    // Blocks holding two loops or more, inner ones first: fusing two loops erases the body of
+    // the second, by then worked on (the fused loop's body is worked on when it is made).
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (llvm::range_size(block->getOps<scf::ForOp>()) >= 2)
