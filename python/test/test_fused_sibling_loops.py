@@ -1,9 +1,11 @@
 """A row's reductions and the tiles handed from one loop to the next run in one loop.
 
 `tritium-cpu-fuse-independent-sibling-loops` joins loops over the same range when neither
-depends on the other, or when one hands the other a tile element by element along the loop.
-Each kernel here is checked against torch on inputs that take every path (masked tails, rows
-with NaN or infinity, outputs that alias inputs, a program that reads what it wrote), and the
+depends on the other, or when one hands the other a tile slice by slice along the loop (an
+element, or a row of a block of rows, whose loop nests then join row by row). Each kernel here
+is checked against torch on inputs that take every path (masked tails, rows with NaN or
+infinity, blocks of rows with masked ones, outputs that alias inputs, a program that reads
+what it wrote), and the
 softmax's LLVM IR is checked for the fused loop itself.
 """
 

@@ -18,8 +18,8 @@
 //     the second's gives every access the value it had; loops of one iteration are inlined
 //     first, so a tile's 1xN nest counts as its row loop, and when two nests join, the loops
 //     they hold side by side are fused in turn,
-//   - at most one of them touches memory outside local buffers if one of them writes there
-//     (the kernel's arguments may alias each other),
+//   - if one of them writes memory outside local buffers, the other touches none there (the
+//     kernel's arguments may alias each other),
 //   - their loop attributes agree, or merge (an `llvm.loop_annotation` set by one of them
 //     only: unroll disabled, parallel accesses),
 //   - every op between them that the second loop needs (a value it uses, a buffer it reads

@@ -82,8 +82,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(createExtremumReductionsWithoutNaNChecks());
   // Row sums of 2-D tiles: vectorized along the row, not gathered across rows.
   pm.addNestedPass<func::FuncOp>(createKeepReductionLoopsRolled());
-  // A row's reductions in one loop: each value read once (after the two passes above, which
-  // rewrite loops that do one reduction each).
+  // A row's reductions in one loop, each value read once, and tiles handed from loop to loop
+  // within the iteration (after the two passes above, which rewrite loops that do one
+  // reduction each).
   pm.addNestedPass<func::FuncOp>(createFuseIndependentSiblingLoops());
   pm.addPass(createStoreBoolAndBFloat16AsIntegers());
   // Before the generic polynomials: f32 log/sin/cos (and exp, if asked) give the

@@ -429,11 +429,15 @@ def FuseIndependentSiblingLoops : Pass<"tritium-cpu-fuse-independent-sibling-loo
                                         "mlir::func::FuncOp"> {
   let summary = "Sibling loops over the same range that do not depend on each other run as one";
   let description = [{
-    Two `scf.for` of one block with equal bounds and step, neither holding a nested loop,
-    neither writing memory other than local buffers, and touching no local buffer the other
-    writes, become one loop (carrying both loops' iteration arguments) at the first one's
-    place; ops between them that the second loop needs move before the first. A row's
-    reductions (Inductor's softmax: not-finite check, max, scaled max) then read it once.
+    Two `scf.for` of one block with equal bounds and step become one loop (carrying both
+    loops' iteration arguments) at the first one's place when every local buffer one writes
+    and the other touches is loaded and stored by both with the loop's induction variable at
+    one same index position (iteration i touches slice i only), when at most one of them
+    touches memory outside local buffers if either writes there, and when the ops between them
+    that the second loop needs can move before the first. Loops of one iteration are inlined
+    first; when two nests join, the loops they hold are fused in turn. A row's reductions
+    (Inductor's softmax: not-finite check, max, scaled max) then read it once, and a tile one
+    loop writes and the next reads is handed on within the iteration.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect"];
 }
