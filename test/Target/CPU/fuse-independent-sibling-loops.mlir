@@ -43,14 +43,16 @@ func.func @row_reductions_read_once(%x: memref<1024xf32>) -> (f32, f32) {
 // CHECK: memref.store %[[BOTH]]#0, %[[A]]
 // CHECK-NOT: scf.for
 // CHECK: memref.store %[[BOTH]]#1, %[[B]]
-func.func @accumulator_initialised_between(%x: memref<1024xf32>, %y: memref<1024xf32>) -> (memref<1xf32>, memref<1xf32>) {
+func.func @accumulator_initialised_between(%x: !llvm.ptr, %y: !llvm.ptr) -> (memref<1xf32>, memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c1024 = arith.constant 1024 : index
   %zero = arith.constant 0.0 : f32
   %a = memref.alloca() : memref<1xf32>
   %first = scf.for %i = %c0 to %c1024 step %c1 iter_args(%s = %zero) -> (f32) {
-    %v = memref.load %x[%i] : memref<1024xf32>
+    %j = arith.index_cast %i : index to i64
+    %p = llvm.getelementptr %x[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %p : !llvm.ptr -> f32
     %n = arith.addf %s, %v : f32
     scf.yield %n : f32
   }
@@ -59,7 +61,9 @@ func.func @accumulator_initialised_between(%x: memref<1024xf32>, %y: memref<1024
   memref.store %zero, %b[%c0] : memref<1xf32>
   %init = memref.load %b[%c0] : memref<1xf32>
   %second = scf.for %i = %c0 to %c1024 step %c1 iter_args(%s = %init) -> (f32) {
-    %v = memref.load %y[%i] : memref<1024xf32>
+    %j = arith.index_cast %i : index to i64
+    %p = llvm.getelementptr %y[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %p : !llvm.ptr -> f32
     %n = arith.addf %s, %v : f32
     scf.yield %n : f32
   }
@@ -133,12 +137,13 @@ func.func @argument_read_before_a_store(%x: memref<1024xf32>, %out: !llvm.ptr) {
 
 // -----
 
-// A 1x1024 nest (one iteration outside) is its row loop: inlined, then fused.
+// A 1x1024 nest (one iteration outside) is its row loop: inlined, then fused. (The kernel's
+// memory is read through pointers; a memref argument would count as any buffer.)
 // CHECK-LABEL: func.func @single_iteration_nests
 // CHECK: scf.for
 // CHECK-NOT: scf.for
 // CHECK: return
-func.func @single_iteration_nests(%x: memref<1x1024xf32>, %t: memref<1x1024xf32>, %u: memref<1x1024xf32>) {
+func.func @single_iteration_nests(%x: !llvm.ptr, %u: memref<1x1024xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c1024 = arith.constant 1024 : index
@@ -146,7 +151,9 @@ func.func @single_iteration_nests(%x: memref<1x1024xf32>, %t: memref<1x1024xf32>
   %b = memref.alloc() : memref<1x1024xf32>
   scf.for %r = %c0 to %c1 step %c1 {
     scf.for %i = %c0 to %c1024 step %c1 {
-      %v = memref.load %x[%r, %i] : memref<1x1024xf32>
+      %j = arith.index_cast %i : index to i64
+      %p = llvm.getelementptr %x[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
       memref.store %v, %a[%r, %i] : memref<1x1024xf32>
     }
   }
@@ -272,7 +279,7 @@ func.func @both_store_outside(%x: memref<1024xf32>, %p: !llvm.ptr, %q: !llvm.ptr
 // CHECK:   memref.store %[[SUM]]
 // CHECK-NOT: scf.for
 // CHECK: return
-func.func @row_nests_join(%x: memref<8x64xf32>, %sums: memref<8xf32>) {
+func.func @row_nests_join(%x: !llvm.ptr, %sums: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -282,7 +289,10 @@ func.func @row_nests_join(%x: memref<8x64xf32>, %sums: memref<8xf32>) {
   %s = memref.alloca() : memref<8xf32>
   scf.for %r = %c0 to %c8 step %c1 {
     scf.for %c = %c0 to %c64 step %c1 {
-      %v = memref.load %x[%r, %c] : memref<8x64xf32>
+      %rc = affine.apply affine_map<(r, c) -> (r * 64 + c)>(%r, %c)
+      %j = arith.index_cast %rc : index to i64
+      %p = llvm.getelementptr %x[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %p : !llvm.ptr -> f32
       %d = arith.addf %v, %v : f32
       memref.store %d, %t[%r, %c] : memref<8x64xf32>
     }
@@ -327,5 +337,37 @@ func.func @transposed_read(%x: memref<8x8xf32>, %y: memref<8x8xf32>) {
     }
   }
   memref.copy %u, %y : memref<8x8xf32> to memref<8x8xf32>
+  return
+}
+
+// -----
+
+// A matmul step reads its B tile through a `select` between two tiles (a conversion done or
+// not): that memref may be the tile the first loop fills, so the loops stay apart.
+// CHECK-LABEL: func.func @tile_chosen_by_select
+// CHECK: scf.for
+// CHECK: scf.for
+func.func @tile_chosen_by_select(%x: !llvm.ptr, %c: i1, %y: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloca() : memref<16xf32>
+  %b = memref.alloca() : memref<16xf32>
+  %chosen = arith.select %c, %a, %b : memref<16xf32>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %j = arith.index_cast %i : index to i64
+    %p = llvm.getelementptr %x[%j] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %p : !llvm.ptr -> f32
+    memref.store %v, %b[%i] : memref<16xf32>
+  }
+  %sum = scf.for %i = %c0 to %c16 step %c1 iter_args(%s = %zero) -> (f32) {
+    %last = arith.subi %c16, %i : index
+    %k = arith.subi %last, %c1 : index
+    %v = memref.load %chosen[%k] : memref<16xf32>
+    %n = arith.addf %s, %v : f32
+    scf.yield %n : f32
+  }
+  memref.store %sum, %y[%c0] : memref<16xf32>
   return
 }

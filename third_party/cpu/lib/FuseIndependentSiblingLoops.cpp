@@ -19,7 +19,8 @@
 //     first, so a tile's 1xN nest counts as its row loop, and when two nests join, the loops
 //     they hold side by side are fused in turn,
 //   - if one of them writes memory outside local buffers, the other touches none there (the
-//     kernel's arguments may alias each other),
+//     kernel's arguments may alias each other), and a memref that leads to no allocation (a
+//     `select` between two tiles) counts as any buffer,
 //   - their loop attributes agree, or merge (an `llvm.loop_annotation` set by one of them
 //     only: unroll disabled, parallel accesses),
 //   - every op between them that the second loop needs (a value it uses, a buffer it reads
@@ -56,11 +57,15 @@ namespace tritium::cpu {
 namespace {
 
 /// The memory an op (with everything nested in it) reads and writes: local buffers by their
-/// allocation, anything else (kernel arguments, pointers) as "outside".
+/// allocation; the kernel's memory, reached through LLVM pointers, as "outside"; memrefs that
+/// lead to no allocation (a `select` or an `scf.if` choosing between buffers, a view of a
+/// pointer) as "unknown", which may be either. Constant globals are only read and ignored.
 struct MemoryFootprint {
   llvm::SmallPtrSet<Value, 4> reads, writes;
   bool readsOutside = false;
   bool writesOutside = false;
+  bool readsUnknown = false;
+  bool writesUnknown = false;
 
   /// The local buffers one of the two writes and the other touches.
   SmallVector<Value> sharedBuffers(const MemoryFootprint &other) const {
@@ -77,9 +82,19 @@ struct MemoryFootprint {
   }
 
   bool touchesOutside() const { return readsOutside || writesOutside; }
+  bool touchesAnything() const {
+    return !reads.empty() || !writes.empty() || touchesOutside() || readsUnknown || writesUnknown;
+  }
+  bool writesAnything() const { return !writes.empty() || writesOutside || writesUnknown; }
 
+  /// Conflicts other than through local buffers both name: in the kernel's memory, or through
+  /// memrefs that may be any buffer.
   bool conflictsOutside(const MemoryFootprint &other) const {
-    return (writesOutside && other.touchesOutside()) || (other.writesOutside && touchesOutside());
+    auto oneWay = [](const MemoryFootprint &a, const MemoryFootprint &b) {
+      return (a.writesOutside && (b.touchesOutside() || b.readsUnknown)) ||
+             (a.readsUnknown && b.writesAnything()) || (a.writesUnknown && b.touchesAnything());
+    };
+    return oneWay(*this, other) || oneWay(other, *this);
   }
 
   bool conflictsWith(const MemoryFootprint &other) const {
@@ -98,8 +113,8 @@ MemoryFootprint footprintOf(Operation *root) {
     if (!effects) {
       // Ops with recursive effects are described by the ops nested in them.
       if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-        footprint.readsOutside = true;
-        footprint.writesOutside = true;
+        footprint.readsUnknown = true;
+        footprint.writesUnknown = true;
       }
       return;
     }
@@ -111,12 +126,24 @@ MemoryFootprint footprintOf(Operation *root) {
       if (!isRead && !isWrite)
         continue; // allocation: a fresh buffer nobody else sees
       Value value = instance.getValue();
-      Value buffer = value && isa<MemRefType>(value.getType()) ? rootBuffer(value) : Value();
-      if (buffer && isLocalBuffer(buffer)) {
-        (isRead ? footprint.reads : footprint.writes).insert(buffer);
-      } else {
+      if (!value) { // no operand named: anything
+        footprint.readsUnknown |= isRead;
+        footprint.writesUnknown |= isWrite;
+        continue;
+      }
+      if (!isa<MemRefType>(value.getType())) { // an LLVM pointer: the kernel's memory
         footprint.readsOutside |= isRead;
         footprint.writesOutside |= isWrite;
+        continue;
+      }
+      Value buffer = rootBuffer(value);
+      if (isLocalBuffer(buffer)) {
+        (isRead ? footprint.reads : footprint.writes).insert(buffer);
+      } else if (buffer.getDefiningOp<memref::GetGlobalOp>() && !isWrite) {
+        // a constant tile: nothing writes it
+      } else {
+        footprint.readsUnknown |= isRead;
+        footprint.writesUnknown |= isWrite;
       }
     }
   });
@@ -273,7 +300,7 @@ std::optional<SmallVector<Operation *>> opsToHoist(scf::ForOp first, scf::ForOp 
   };
   for (Operation *op : llvm::reverse(between)) {
     MemoryFootprint footprint = footprintOf(op);
-    if (footprint.writesOutside)
+    if (footprint.writesOutside || footprint.writesUnknown)
       return std::nullopt; // the loops' reads would move across it
     bool isNeeded =
         usedBy(op, second) ||
