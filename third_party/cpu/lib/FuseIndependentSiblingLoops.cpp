@@ -150,13 +150,6 @@ MemoryFootprint footprintOf(Operation *root) {
   return footprint;
 }
 
-bool sameValue(Value a, Value b) {
-  if (a == b)
-    return true;
-  std::optional<int64_t> ca = getConstantIntValue(a), cb = getConstantIntValue(b);
-  return ca && cb && *ca == *cb;
-}
-
 /// The index positions at which every access of `loop` to `buffer` indexes it with the loop's
 /// induction variable (so that iteration i touches slice i only), if all of them are loads and
 /// stores of the buffer itself; nullopt if it is touched otherwise (through a view, by another
@@ -262,16 +255,9 @@ std::optional<DictionaryAttr> mergedAttributes(scf::ForOp first, scf::ForOp seco
                                              *merged)});
 }
 
-/// Whether `op` (between the loops) uses a value defined by one of `defined` (or by the
-/// first loop), directly or in its regions.
-bool usesAnyOf(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &defined) {
-  bool uses = false;
-  op->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands())
-      if (Operation *definer = operand.getDefiningOp(); definer && defined.contains(definer))
-        uses = true;
-  });
-  return uses;
+/// Whether `user` (or an op nested in it) uses a result of `definer`.
+bool usesResultOf(Operation *user, Operation *definer) {
+  return llvm::any_of(definer->getUsers(), [&](Operation *use) { return user->isAncestor(use); });
 }
 
 /// The ops between `first` and `second` to move before `first`, in order, so that the loops
@@ -279,8 +265,7 @@ bool usesAnyOf(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &defined)
 std::optional<SmallVector<Operation *>> opsToHoist(scf::ForOp first, scf::ForOp second,
                                                   const MemoryFootprint &firstFootprint,
                                                   const MemoryFootprint &secondFootprint) {
-  llvm::SmallPtrSet<Operation *, 1> firstLoop{first.getOperation()};
-  if (usesAnyOf(second, firstLoop))
+  if (usesResultOf(second, first))
     return std::nullopt; // the second loop starts from the first one's results
   SmallVector<Operation *> between;
   for (Operation *op = first->getNextNode(); op != second.getOperation(); op = op->getNextNode())
@@ -290,39 +275,35 @@ std::optional<SmallVector<Operation *>> opsToHoist(scf::ForOp first, scf::ForOp 
   // first loop, so it must not pass an op it depends on, such as the initialisation of the
   // accumulator it loads).
   llvm::SmallPtrSet<Operation *, 8> needed;
-  SmallVector<MemoryFootprint> neededFootprints{secondFootprint};
-  auto usedBy = [&](Operation *op, Operation *user) {
-    for (Value result : op->getResults())
-      for (Operation *use : result.getUsers())
-        if (user->isAncestor(use))
-          return true;
-    return false;
-  };
-  for (Operation *op : llvm::reverse(between)) {
-    MemoryFootprint footprint = footprintOf(op);
+  // Each op's footprint, by its place between the loops (computed once; never reallocated).
+  SmallVector<MemoryFootprint> footprints(between.size());
+  SmallVector<const MemoryFootprint *> neededFootprints{&secondFootprint};
+  for (size_t place = between.size(); place-- > 0;) {
+    Operation *op = between[place];
+    MemoryFootprint &footprint = footprints[place] = footprintOf(op);
     if (footprint.writesOutside || footprint.writesUnknown)
       return std::nullopt; // the loops' reads would move across it
     bool isNeeded =
-        usedBy(op, second) ||
-        llvm::any_of(needed, [&](Operation *user) { return usedBy(op, user); }) ||
+        usesResultOf(second, op) ||
+        llvm::any_of(needed, [&](Operation *user) { return usesResultOf(user, op); }) ||
         llvm::any_of(neededFootprints,
-                     [&](const MemoryFootprint &later) { return footprint.conflictsWith(later); });
+                     [&](const MemoryFootprint *later) { return footprint.conflictsWith(*later); });
     if (isNeeded) {
       needed.insert(op);
-      neededFootprints.push_back(std::move(footprint));
+      neededFootprints.push_back(&footprint);
     }
   }
   SmallVector<Operation *> hoisted;
-  llvm::SmallPtrSet<Operation *, 8> staying;
-  staying.insert(first);
-  for (Operation *op : between) {
+  SmallVector<Operation *> staying{first};
+  for (auto [op, footprint] : llvm::zip(between, footprints)) {
     if (!needed.contains(op)) {
-      staying.insert(op);
+      staying.push_back(op);
       continue;
     }
     // Runs before the first loop now: it must not see or change what the loop does, nor
     // depend on anything that stays after it.
-    if (footprintOf(op).conflictsWith(firstFootprint) || usesAnyOf(op, staying))
+    if (footprint.conflictsWith(firstFootprint) ||
+        llvm::any_of(staying, [&](Operation *earlier) { return usesResultOf(op, earlier); }))
       return std::nullopt;
     hoisted.push_back(op);
   }
@@ -381,9 +362,9 @@ scf::ForOp fuseFollowingLoops(scf::ForOp first, llvm::SmallPtrSetImpl<Operation 
   for (Operation *op = first->getNextNode(); op && distance < kSearchWindow;
        op = op->getNextNode(), ++distance) {
     auto second = dyn_cast<scf::ForOp>(op);
-    if (!second || !sameValue(first.getLowerBound(), second.getLowerBound()) ||
-        !sameValue(first.getUpperBound(), second.getUpperBound()) ||
-        !sameValue(first.getStep(), second.getStep()))
+    if (!second || !isEqualConstantIntOrValue(first.getLowerBound(), second.getLowerBound()) ||
+        !isEqualConstantIntOrValue(first.getUpperBound(), second.getUpperBound()) ||
+        !isEqualConstantIntOrValue(first.getStep(), second.getStep()))
       continue;
     MemoryFootprint secondFootprint = footprintOf(second);
     std::optional<DictionaryAttr> attributes = mergedAttributes(first, second);
@@ -424,15 +405,8 @@ void inlineSingleIterationLoops(Operation *root) {
   SmallVector<scf::ForOp> loops;
   root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
   IRRewriter rewriter(root->getContext());
-  for (scf::ForOp loop : loops) {
-    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (lower && upper && step && *step > 0 && *upper > *lower && *upper - *lower <= *step) {
-      rewriter.setInsertionPoint(loop);
-      (void)loop.promoteIfSingleIteration(rewriter);
-    }
-  }
+  for (scf::ForOp loop : loops)
+    (void)loop.promoteIfSingleIteration(rewriter); // only if its trip count is 1
 }
 
 struct FuseIndependentSiblingLoopsPass
