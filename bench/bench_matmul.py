@@ -117,6 +117,8 @@ def main():
     table = pd.concat(tables, ignore_index=True)
     table["ratio"] = table["tritium"] / table["torch"]
     table["tritium blocks"] = [BLOCKS[key] for key in zip(table["dtype"], table["MxNxK"])]
+    if "numpy" not in table:  # numpy multiplies fp32 only
+        table["numpy"] = float("nan")
     report.print_table("matmul", "GFLOP/s", table, ["dtype", "MxNxK", "threads", "tritium", "torch", "numpy", "ratio",
                                                     "vs fp32", "tritium blocks"],
                        formats={"tritium": "{:.1f}", "torch": "{:.1f}", "numpy": "{:.1f}", "ratio": "{:.2f}",

@@ -57,7 +57,7 @@
 namespace tritium {
 
 void registerDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tt::TTDialect, ttg::TTGDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+  registry.insert<tt::TTDialect, ttg::TTGDialect, mlir::amx::AMXDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect, mlir::LLVM::LLVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect, mlir::scf::SCFDialect,

@@ -1,5 +1,5 @@
 """Code is generated for the host's CPU features, and TRITIUM_CPU_FEATURES takes features away
-(`-avx512` generates code as for an AVX2-only host). On an AVX-512 host this runs the paths
+(`-avx512,-amx` generates code as for an AVX2-only host). On an AVX-512 host this runs the paths
 AVX2-only hosts take: the widened f32 matmul instead of vdpbf16ps/vpdpbusd, 256-bit vectors,
 LLVM's bf16 conversions. On an AVX2-only host both runs take the same paths. AVX-512 hosts get
 512-bit vectors, Intel's too (LLVM's tuning for them prefers 256 bits)."""
@@ -44,7 +44,8 @@ SCRIPT = textwrap.dedent('''
     matmul[(1, )](a, b, c, M=32, N=32, K=64, OUT=tl.float32)
     torch.testing.assert_close(c, a.float() @ b.float(), atol=1e-3, rtol=1e-3)
     kernel = next(iter(matmul.device_caches[0][0].values()))
-    report["bf16_dot_instruction"] = "dpbf16ps" in kernel.asm["llir"]
+    report["bf16_dot_instruction"] = "avx512bf16.dpbf16ps" in kernel.asm["llir"]
+    report["bf16_amx_tiles"] = "tdpbf16ps" in kernel.asm["llir"]
 
     ia = torch.randint(-128, 128, (32, 64), dtype=torch.int8)
     ib = torch.randint(-128, 128, (64, 32), dtype=torch.int8)
@@ -53,6 +54,7 @@ SCRIPT = textwrap.dedent('''
     assert torch.equal(ic, ia.int() @ ib.int())
     llir = "\\n".join(k.asm["llir"] for k in matmul.device_caches[0][0].values())
     report["int8_dot_instruction"] = "vpdpbusd" in llir
+    report["int8_amx_tiles"] = "tdpbssd" in llir
     print(json.dumps(report))
 ''')
 
@@ -76,14 +78,18 @@ def host_has(flag):
 
 
 def test_without_avx512_the_avx2_paths_run_and_agree(tmp_path):
-    report = run(tmp_path, TRITIUM_CPU_FEATURES="-avx512")
-    assert not re.search(r"(^|[,-])\+avx512", report["key"]), report["key"]
+    report = run(tmp_path, TRITIUM_CPU_FEATURES="-avx512,-amx")
+    assert not re.search(r"(^|[,-])\+(avx512|amx)", report["key"]), report["key"]
     assert not report["bf16_dot_instruction"] and not report["int8_dot_instruction"]
+    assert not report["bf16_amx_tiles"] and not report["int8_amx_tiles"]
     assert report["widest_f32_vector"] == 8
 
 
 def test_the_hosts_own_features_are_used(tmp_path):
     report = run(tmp_path)
-    assert report["bf16_dot_instruction"] == host_has("avx512_bf16")
-    assert report["int8_dot_instruction"] == host_has("avx512_vnni")
+    # AMX tiles take these matmuls where the host has them; AVX-512's dot products otherwise.
+    amx = host_has("amx_bf16") and host_has("amx_int8")
+    assert report["bf16_amx_tiles"] == amx and report["int8_amx_tiles"] == amx
+    assert report["bf16_dot_instruction"] == (host_has("avx512_bf16") and not amx)
+    assert report["int8_dot_instruction"] == (host_has("avx512_vnni") and not amx)
     assert report["widest_f32_vector"] == (16 if host_has("avx512f") else 8)

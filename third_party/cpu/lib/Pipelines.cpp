@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - the CPU target's linalg-to-LLVM pipeline -----------===//
 
 #include "tritium/Target/CPU/Passes.h"
+#include "tritium/Target/CPU/AMXPermission.h"
 #include "tritium/Target/CPU/Codegen.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -34,8 +35,15 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createExpandFloat8Conversions());
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest
   // of the 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
-  MatmulsToDotProductInstructionsOptions dotProducts;
+  // AMX tiles first (on hosts that have them and may use them), for the matmuls whose
+  // shape divides into them.
   llvm::StringMap<bool> host = hostCPUFeatures();
+  PackMatmulsForAMXOptions amxTiles;
+  bool amx = host.lookup("amx-tile") && requestAMXTileData();
+  amxTiles.bf16 = amx && host.lookup("amx-bf16");
+  amxTiles.int8 = amx && host.lookup("amx-int8");
+  pm.addNestedPass<func::FuncOp>(createPackMatmulsForAMX(amxTiles));
+  MatmulsToDotProductInstructionsOptions dotProducts;
   dotProducts.avx512BF16 = host.lookup("avx512bf16");
   dotProducts.avx512VNNI = host.lookup("avx512vnni");
   pm.addNestedPass<func::FuncOp>(createMatmulsToDotProductInstructions(dotProducts));
@@ -68,6 +76,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   pm.addNestedPass<func::FuncOp>(createPromoteTileBuffersToStack());
   bufferization::buildBufferDeallocationPipeline(pm);
+  if (amx)
+    pm.addNestedPass<func::FuncOp>(createMatmulsToAMXTiles());
 
   // The C block of a register-tiled matmul leaves memory for the length of its K loop.
   pm.addNestedPass<func::FuncOp>(createLoopInvariantCodeMotionPass());
@@ -114,6 +124,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   ConvertVectorToLLVMPassOptions vectorOptions;
   vectorOptions.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  vectorOptions.amx = amx;
   pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunningProgram.h"
+#include "tritium/Target/CPU/AMXPermission.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -156,6 +157,8 @@ KernelEntry loadKernel(const std::string &object, const std::string &entryName,
     error = "the kernel object is damaged (" + damage + ")";
     return nullptr;
   }
+  // A kernel with AMX instructions may come from the cache of an earlier process.
+  (void)requestAMXTileData();
   uint64_t id = s.nextHandle++;
   auto dylib = s.jit->createJITDylib("tritium_kernel_" + std::to_string(id));
   if (!dylib) {

@@ -3,6 +3,7 @@
 #ifndef TRITIUM_TARGET_CPU_PASSES_H
 #define TRITIUM_TARGET_CPU_PASSES_H
 
+#include "mlir/Dialect/AMX/AMXDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,6 +21,9 @@ namespace tritium::cpu {
 #include "tritium/Target/CPU/Passes.h.inc"
 #define GEN_PASS_REGISTRATION
 #include "tritium/Target/CPU/Passes.h.inc"
+
+/// Marks the generic tritium-cpu-pack-matmuls-for-amx builds for tritium-cpu-matmuls-to-amx-tiles.
+constexpr llvm::StringLiteral kAMXTilesAttrName = "tritium.amx_tiles";
 
 struct LinalgToLLVMOptions : public mlir::PassPipelineOptions<LinalgToLLVMOptions> {
   Option<bool> numpyExp{*this, "numpy-exp",

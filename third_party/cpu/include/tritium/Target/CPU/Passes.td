@@ -281,6 +281,39 @@ def MatmulsToDotProductInstructions
                            "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"];
 }
 
+def PackMatmulsForAMX : Pass<"tritium-cpu-pack-matmuls-for-amx", "mlir::func::FuncOp"> {
+  let summary = "Give bf16 and int8 matmuls the operand layout of AMX's tile instructions";
+  let description = [{
+    AMX's `tdpbf16ps` and `tdpbssd` multiply a 16-row tile of A by a tile of B whose rows hold
+    pairs (bf16) or quads (int8) of K neighbours of each column. A static `linalg.matmul` of
+    bf16 into f32, or of int8 into int32 (signed), with M and N multiples of 16 and K of 32
+    (bf16) or 64 (int8) becomes a `linalg.generic` over (m, n, K group, position in group)
+    marked `tritium.amx_tiles`, reading A as [M, K/g, g] (a view) and B packed once per
+    matmul as [K/g, N, g] (a transpose). The generic computes the matmul as written:
+    tritium-cpu-matmuls-to-amx-tiles turns it into tile instructions after bufferization, and
+    it runs as loops if that pass cannot. Other matmuls are left alone.
+  }];
+  let options = [
+    Option<"bf16", "bf16", "bool", /*default=*/"false", "Pack bf16 matmuls (AMX-BF16)">,
+    Option<"int8", "int8", "bool", /*default=*/"false", "Pack int8 matmuls (AMX-INT8)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MatmulsToAMXTiles : Pass<"tritium-cpu-matmuls-to-amx-tiles", "mlir::func::FuncOp"> {
+  let summary = "Compute the matmuls tritium-cpu-pack-matmuls-for-amx marked with AMX tiles";
+  let description = [{
+    On buffers: each 32x32 (or 16x16) block of C is held in AMX tile registers while K is
+    summed 32 bf16 or 64 int8 values at a time, one `amx.tile_load` for each 16-row tile of A
+    and of packed B and one `amx.tile_mulf`/`amx.tile_muli` for each 16x16 tile of C; the C
+    tiles return to memory every 8 steps of K. A is read where it lies when its rows are
+    contiguous (checked at run time when its layout does not say), else from a copy.
+  }];
+  let dependentDialects = ["mlir::amx::AMXDialect", "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
+}
+
 def WidenMatmulOperands : Pass<"tritium-cpu-widen-matmul-operands", "mlir::func::FuncOp"> {
   let summary = "Compute matmuls of 16- and 8-bit operands in f32, rounding once per result";
   let description = [{

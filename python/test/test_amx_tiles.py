@@ -1,0 +1,124 @@
+"""bf16 and int8 `tl.dot` on AMX tiles (tdpbf16ps, tdpbssd) on hosts that have AMX, checked against
+torch: every block arrangement of C tiles (2x2, 2x1, 1x2, 1x1), K summed in one run of tile steps and
+in several, masked edges, operands read in place and from copies (a column-major A). On hosts without
+AMX the same kernels take the other paths and must agree just as well; the test that asserts the tile
+instructions are in the code says which it expects from the host's flags."""
+
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+from test_dot_dtypes import assert_within_summation_bound
+from test_host_features import host_has
+
+
+def amx_in_code():
+    """Whether code is generated with AMX: the host has it and TRITIUM_CPU_FEATURES (e.g. -amx) left it on."""
+    from tritium import _C
+    features = _C.host_target_key().split(",")
+    return host_has("amx_bf16") and host_has("amx_int8") and all(f"+amx-{kind}" in features
+                                                                     for kind in ("bf16", "int8", "tile"))
+
+
+AMX = amx_in_code()
+
+
+@triton.jit
+def blocked_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                   stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                   INT8: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32 if INT8 else tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * stride_am + (k + rk)[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * stride_bk + rn[None, :] * stride_bn,
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0)
+        if INT8:
+            acc += tl.dot(a, b, out_dtype=tl.int32)
+        else:
+            acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def run(a, b, blocks, int8):
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty(M, N, dtype=torch.int32 if int8 else torch.float32)
+    BLOCK_M, BLOCK_N, BLOCK_K = blocks
+    grid = (triton.cdiv(M, BLOCK_M), triton.cdiv(N, BLOCK_N))
+    kernel = blocked_matmul[grid](a, b, c, M, N, K, *a.stride(), *b.stride(), *c.stride(), BLOCK_M=BLOCK_M,
+                                  BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, INT8=int8)
+    return c, kernel
+
+
+SHAPES = [
+    # (M, N, K), (BLOCK_M, BLOCK_N, BLOCK_K): C tiles per block, K steps per dot
+    ((64, 64, 64), (32, 32, 32)),  # 2x2 tiles, one bf16 step
+    ((64, 64, 128), (32, 16, 64)),  # 2x1
+    ((64, 64, 128), (16, 32, 64)),  # 1x2
+    ((48, 48, 64), (16, 16, 64)),  # 1x1
+    ((32, 64, 1024), (32, 64, 512)),  # 16 bf16 steps (8 int8): C tiles stored between runs of 8
+    ((32, 32, 512), (32, 32, 256)),  # 8 bf16 steps: exactly one run
+    ((100, 70, 200), (32, 32, 64)),  # masked edges in M, N and K
+]
+
+
+@pytest.mark.parametrize("shape,blocks", SHAPES, ids=[f"{s[0]}x{s[1]}x{s[2]}-{b[0]}x{b[1]}x{b[2]}" for s, b in SHAPES])
+def test_bf16_tiles_within_the_fp32_summation_bound(shape, blocks):
+    M, N, K = shape
+    g = torch.Generator().manual_seed(M + N + K)
+    a = torch.randn(M, K, generator=g).bfloat16()
+    b = torch.randn(K, N, generator=g).bfloat16()
+    c, _ = run(a, b, blocks, int8=False)
+    assert_within_summation_bound(c, a, b, torch.float32, f"bf16 {shape} blocks {blocks}")
+
+
+@pytest.mark.parametrize("shape,blocks", SHAPES, ids=[f"{s[0]}x{s[1]}x{s[2]}-{b[0]}x{b[1]}x{b[2]}" for s, b in SHAPES])
+def test_int8_tiles_are_exact(shape, blocks):
+    M, N, K = shape
+    # int8 takes tiles of 64 along K: BLOCK_K 32 is not a multiple and must take another path, exactly.
+    g = torch.Generator().manual_seed(M * N + K)
+    a = torch.randint(-128, 128, (M, K), dtype=torch.int8, generator=g)
+    b = torch.randint(-128, 128, (K, N), dtype=torch.int8, generator=g)
+    a[0, :], b[:, 0] = -128, -128  # the largest products, all of one sign
+    c, _ = run(a, b, blocks, int8=True)
+    assert torch.equal(c, (a.long() @ b.long()).int())
+
+
+@pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
+def test_column_major_operands(int8):
+    """A column-major A (a transposed view) has no contiguous rows: the tile reads a copy of it; a column-major
+    B is packed like any other."""
+    M, N, K = 64, 64, 128
+    g = torch.Generator().manual_seed(5)
+    if int8:
+        a = torch.randint(-128, 128, (K, M), dtype=torch.int8, generator=g).t()
+        b = torch.randint(-128, 128, (N, K), dtype=torch.int8, generator=g).t()
+    else:
+        a = torch.randn(K, M, generator=g).bfloat16().t()
+        b = torch.randn(N, K, generator=g).bfloat16().t()
+    c, _ = run(a, b, (32, 32, 64), int8)
+    if int8:
+        assert torch.equal(c, (a.long() @ b.long()).int())
+    else:
+        assert_within_summation_bound(c, a, b, torch.float32, "column-major bf16")
+
+
+@pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
+def test_tile_instructions_follow_the_host(int8):
+    """Hosts with AMX-BF16/AMX-INT8 (and Linux's permission for the tile state) compute these dots with tile
+    instructions; other hosts must not emit them (they would fault)."""
+    M = N = K = 128
+    if int8:
+        a = torch.randint(-128, 128, (M, K), dtype=torch.int8)
+        b = torch.randint(-128, 128, (K, N), dtype=torch.int8)
+    else:
+        a, b = torch.randn(M, K).bfloat16(), torch.randn(K, N).bfloat16()
+    _, kernel = run(a, b, (64, 64, 64), int8)
+    instruction = "tdpbssd" if int8 else "tdpbf16ps"
+    assert (instruction in kernel.asm["llir"]) == AMX, (instruction, AMX)

@@ -1,0 +1,226 @@
+//===- MatmulsToAMXTiles.cpp - marked matmuls on AMX tile registers -------===//
+//
+// An AMX core holds 8 tile registers of 16 rows x 64 bytes. For each block of C of up to 2x2
+// tiles of 16x16 (4 registers), K is summed 32 bf16 or 64 int8 values a step: a tile of A
+// (16 rows x 64 bytes, read with A's row stride) and a tile of packed B (16 rows of K groups x
+// 16 columns) for each row and column of tiles, and one tdpbf16ps / tdpbssd per C tile, 8
+// multiply-adds of 16x16x32 bf16 (16x16x64 int8) in 4 registers. The C tiles go back to
+// memory every `kStepsPerChunk` steps, so nothing carries a tile across a loop.
+//
+// The generic tritium-cpu-pack-matmuls-for-amx built reads A as a [M, K/g, g] view of the
+// [M, K] buffer and packed B as [K/g, N, g]; tile loads read the 2-D forms. A tile load needs
+// each row's 64 bytes contiguous: when A's layout leaves its column stride open (a tile read
+// where it lies in the kernel's memory), the stride is tested at run time and, if it is not
+// 1, A is copied into a buffer on the stack first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/AMX/AMXDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace tritium::cpu {
+#define GEN_PASS_DEF_MATMULSTOAMXTILES
+#include "tritium/Target/CPU/Passes.h.inc"
+} // namespace tritium::cpu
+
+using namespace mlir;
+
+namespace tritium::cpu {
+namespace {
+
+/// Rows and columns of a C tile (16 x 32-bit lanes of 64 bytes).
+constexpr int64_t kTileRows = 16;
+/// K steps summed between loading and storing the C tiles (an unrolled run of tile ops).
+constexpr int64_t kStepsPerChunk = 8;
+
+Value index(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+bool hasUnitInnerStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return !strides.empty() && strides.back() == 1;
+}
+
+/// The generic's operands as 2-D buffers tile loads can read, or failure.
+struct TileOperands {
+  Value a, packedB, c;
+  int64_t m, n, k, group;
+};
+
+FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return failure();
+  auto groupedA = op.getDpsInputs()[0].getDefiningOp<memref::ExpandShapeOp>();
+  if (!groupedA)
+    return failure();
+  auto aType = cast<MemRefType>(groupedA.getSrc().getType());
+  auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (aType.getRank() != 2 || bType.getRank() != 3 || cType.getRank() != 2 ||
+      !aType.hasStaticShape() || !bType.hasStaticShape() || !cType.hasStaticShape())
+    return failure();
+  // C and packed B are tritium's own buffers: contiguous rows.
+  if (!hasUnitInnerStride(cType) ||
+      !memref::CollapseShapeOp::isGuaranteedCollapsible(bType, {{0}, {1, 2}}))
+    return failure();
+  TileOperands operands;
+  operands.a = groupedA.getSrc();
+  operands.packedB = op.getDpsInputs()[1];
+  operands.c = op.getDpsInits()[0];
+  operands.m = cType.getDimSize(0);
+  operands.n = cType.getDimSize(1);
+  operands.k = aType.getDimSize(1);
+  operands.group = bType.getDimSize(2);
+  return operands;
+}
+
+/// `a` as a buffer whose rows are contiguous: itself when its layout says so, else (tested at
+/// run time) a view of it or a copy of it in `scratch`.
+Value withContiguousRows(OpBuilder &b, Location loc, Value a, func::FuncOp func) {
+  auto type = cast<MemRefType>(a.getType());
+  if (hasUnitInnerStride(type))
+    return a;
+  auto rowsType = MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {ShapedType::kDynamic, 1}));
+  Value scratch;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&func.getBody().front());
+    scratch = memref::AllocaOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, a);
+  Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, metadata.getStrides()[1],
+                                     index(b, loc, 1));
+  auto choice = scf::IfOp::create(b, loc, TypeRange{rowsType}, unit, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(choice.thenBlock());
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(type.getDimSize(0)),
+                                       b.getIndexAttr(type.getDimSize(1))};
+    SmallVector<OpFoldResult> strides = {metadata.getStrides()[0], b.getIndexAttr(1)};
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc, rowsType, a, OpFoldResult(metadata.getOffset()), sizes, strides);
+    scf::YieldOp::create(b, loc, view);
+    b.setInsertionPointToStart(choice.elseBlock());
+    memref::CopyOp::create(b, loc, a, scratch);
+    scf::YieldOp::create(b, loc, memref::CastOp::create(b, loc, rowsType, scratch).getResult());
+  }
+  return choice.getResult(0);
+}
+
+void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
+  Location loc = op.getLoc();
+  auto func = op->getParentOfType<func::FuncOp>();
+  Type element = getElementTypeOrSelf(in.a.getType());
+  Type acc = getElementTypeOrSelf(in.c.getType());
+  bool isFloat = isa<FloatType>(acc);
+  int64_t tileK = kTileRows * in.group; // K values a tile step sums: 32 bf16, 64 int8
+  auto operandTile = amx::TileType::get({kTileRows, tileK}, element);
+  auto accTile = amx::TileType::get({kTileRows, kTileRows}, acc);
+
+  Value a = withContiguousRows(b, loc, in.a, func);
+  Value packedB = memref::CollapseShapeOp::create(b, loc, in.packedB,
+                                                  SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  Value c = in.c;
+
+  // 2x2 tiles of C where the block divides, else 2x1, 1x2 or 1x1.
+  int64_t rowTiles = in.m % (2 * kTileRows) == 0 ? 2 : 1;
+  int64_t colTiles = in.n % (2 * kTileRows) == 0 ? 2 : 1;
+  int64_t steps = in.k / tileK;
+  int64_t chunkSteps = std::min(steps, kStepsPerChunk);
+  while (steps % chunkSteps != 0)
+    --chunkSteps;
+
+  auto chunk = [&](OpBuilder &b, Location loc, Value m, Value n, Value k0) {
+    auto at = [&](Value base, int64_t offset) {
+      return arith::AddIOp::create(b, loc, base, index(b, loc, offset)).getResult();
+    };
+    SmallVector<Value> sums;
+    for (int64_t i = 0; i < rowTiles; ++i)
+      for (int64_t j = 0; j < colTiles; ++j)
+        sums.push_back(amx::TileLoadOp::create(
+            b, loc, accTile, c, ValueRange{at(m, i * kTileRows), at(n, j * kTileRows)}));
+    for (int64_t s = 0; s < chunkSteps; ++s) {
+      Value k = at(k0, s * tileK);
+      Value kGroup = arith::DivUIOp::create(b, loc, k, index(b, loc, in.group));
+      SmallVector<Value> rows, cols;
+      for (int64_t i = 0; i < rowTiles; ++i)
+        rows.push_back(amx::TileLoadOp::create(b, loc, operandTile, a,
+                                               ValueRange{at(m, i * kTileRows), k}));
+      for (int64_t j = 0; j < colTiles; ++j) {
+        Value column = arith::MulIOp::create(b, loc, at(n, j * kTileRows),
+                                             index(b, loc, in.group));
+        cols.push_back(amx::TileLoadOp::create(b, loc, operandTile, packedB,
+                                               ValueRange{kGroup, column}));
+      }
+      for (int64_t i = 0; i < rowTiles; ++i)
+        for (int64_t j = 0; j < colTiles; ++j) {
+          Value &sum = sums[i * colTiles + j];
+          sum = isFloat ? amx::TileMulFOp::create(b, loc, accTile, rows[i], cols[j], sum)
+                              .getResult()
+                        : amx::TileMulIOp::create(b, loc, accTile, rows[i], cols[j], sum,
+                                                  /*isZextLhs=*/nullptr, /*isZextRhs=*/nullptr)
+                              .getResult();
+        }
+    }
+    for (int64_t i = 0; i < rowTiles; ++i)
+      for (int64_t j = 0; j < colTiles; ++j)
+        amx::TileStoreOp::create(b, loc, c, ValueRange{at(m, i * kTileRows), at(n, j * kTileRows)},
+                                 sums[i * colTiles + j]);
+  };
+
+  Value c0 = index(b, loc, 0);
+  scf::ForOp::create(
+      b, loc, c0, index(b, loc, in.m), index(b, loc, rowTiles * kTileRows), ValueRange{},
+      [&](OpBuilder &b, Location loc, Value m, ValueRange) {
+        scf::ForOp::create(
+            b, loc, c0, index(b, loc, in.n), index(b, loc, colTiles * kTileRows), ValueRange{},
+            [&](OpBuilder &b, Location loc, Value n, ValueRange) {
+              if (chunkSteps == steps) {
+                chunk(b, loc, m, n, c0);
+              } else {
+                scf::ForOp::create(b, loc, c0, index(b, loc, in.k),
+                                   index(b, loc, chunkSteps * tileK), ValueRange{},
+                                   [&](OpBuilder &b, Location loc, Value k0, ValueRange) {
+                                     chunk(b, loc, m, n, k0);
+                                     scf::YieldOp::create(b, loc);
+                                   });
+              }
+              scf::YieldOp::create(b, loc);
+            });
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+struct MatmulsToAMXTilesPass : impl::MatmulsToAMXTilesBase<MatmulsToAMXTilesPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, TileOperands>> marked;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op->hasAttr(kAMXTilesAttrName))
+        return;
+      // A generic the pass cannot read keeps its loops, which compute the same matmul.
+      if (FailureOr<TileOperands> operands = tileOperandsOf(op); succeeded(operands))
+        marked.push_back({op, *operands});
+    });
+    OpBuilder b(&getContext());
+    for (auto &[op, operands] : marked) {
+      b.setInsertionPoint(op);
+      emitAMXTiles(b, op, operands);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
+} // namespace tritium::cpu
