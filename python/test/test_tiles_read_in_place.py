@@ -64,6 +64,26 @@ def test_the_a_and_b_tiles_are_views():
     assert "memref<16x32xf32, strided<[?, 1]>>" in viewed
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_half_float_tiles_are_views_in_row_major_blocks(dtype):
+    """bf16/fp16 operand tiles (loaded as 16-bit integers and bitcast) are read in place like f32 ones;
+    a column-major one is not (transposes by register blocks take 32- and 64-bit elements): it keeps its
+    fill. Values on every path: tiles in place, a masked last K step, a wrapped row block."""
+    for (M, N, K), transpose_a in [((64, 64, 64), False), ((64, 32, 40), False), ((50, 32, 32), False),
+                                   ((64, 64, 64), True)]:
+        a = torch.randn(K, M).t().to(dtype) if transpose_a else torch.randn(M, K).to(dtype)
+        b = torch.randn(K, N).to(dtype)
+        c = torch.empty(M, N)
+        grid = (triton.cdiv(M, 32), triton.cdiv(N, 32))
+        compiled = blocked_matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                        c.stride(0), c.stride(1), BLOCK_M=32, BLOCK_N=32, BLOCK_K=16)
+        torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-4, atol=1e-4)
+        viewed = str(ir.run_pipeline(compiled.asm["linalg"], IN_PLACE))
+        element = "bf16" if dtype == torch.bfloat16 else "f16"
+        assert (f"memref<32x16x{element}, strided<[?, 1]>>" in viewed) == (not transpose_a)
+        assert f"memref<16x32x{element}, strided<[?, 1]>>" in viewed  # B's rows are close together
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("n", [32, 64, 65, 200])
 def test_b_rows_close_together_or_far_apart(dtype, n):

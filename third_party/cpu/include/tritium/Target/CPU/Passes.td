@@ -119,6 +119,7 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
   let description = [{
     For a `linalg.matmul` operand (lhs; rhs when its rows are at most twice its width apart) or
     a `linalg.transpose` input that is `bufferization.to_tensor` of a 2-D f32/f64 tile buffer
+    (for a matmul operand also bf16/fp16, loaded as i16 and bitcast, in row-major blocks only)
     filled by a loop nest (or the first branch of an `scf.if` around it) that loads
     `base + i * stride + j` under a conjunction of signed comparisons: where the comparisons
     hold and no narrower-than-i64 index value leaves its type at the tile's four corners
