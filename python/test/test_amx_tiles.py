@@ -122,3 +122,23 @@ def test_tile_instructions_follow_the_host(int8):
     _, kernel = run(a, b, (64, 64, 64), int8)
     instruction = "tdpbssd" if int8 else "tdpbf16ps"
     assert (instruction in kernel.asm["llir"]) == AMX, (instruction, AMX)
+
+
+@triton.jit
+def converted_operand_matmul(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])  # f32, converted here (attention's p.to(v.dtype))
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a.to(tl.bfloat16), b))
+
+
+def test_an_operand_converted_in_the_kernel_stays_on_tiles():
+    """An operand computed in the kernel (`p.to(tl.bfloat16)`) must not be fused into the tile generic: that
+    made it a loop nest like any other generic, 30x slower than the vdpbf16ps path."""
+    M, N, K = 64, 64, 64
+    a = torch.randn(M, K)
+    b = torch.randn(K, N).bfloat16()
+    c = torch.empty(M, N)
+    kernel = converted_operand_matmul[(1, )](a, b, c, M=M, N=N, K=K)
+    assert_within_summation_bound(c, a.bfloat16(), b, torch.float32, "converted A")
+    assert ("tdpbf16ps" in kernel.asm["llir"]) == AMX

@@ -65,6 +65,12 @@ FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
   auto aType = cast<MemRefType>(groupedA.getSrc().getType());
   auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
   auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  // The types the pack pass built the generic with (a tile generic changed by a later
+  // rewrite keeps its loops).
+  Type element = aType.getElementType(), acc = cType.getElementType();
+  if (element != bType.getElementType() ||
+      !((element.isBF16() && acc.isF32()) || (element.isInteger(8) && acc.isInteger(32))))
+    return failure();
   if (aType.getRank() != 2 || bType.getRank() != 3 || cType.getRank() != 2 ||
       !aType.hasStaticShape() || !bType.hasStaticShape() || !cType.hasStaticShape())
     return failure();

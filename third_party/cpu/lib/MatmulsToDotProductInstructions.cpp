@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMXMatmuls.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -277,6 +278,8 @@ struct MatmulsToDotProductInstructionsPass
     getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls) {
+      if (isAMXMatmul(op, amxBF16, amxInt8))
+        continue; // AMX tiles take it after fusion
       const DotProductKind *kind = kindOf(op, avx512BF16, avx512VNNI);
       if (!kind)
         continue;

@@ -10,10 +10,13 @@
 // The matmul becomes a generic over (m, n, kk, j) computing C[m, n] += A[m, kk, j] *
 // Bp[kk, n, j], which is the matmul itself (run as loops it gives the same result), marked
 // for tritium-cpu-matmuls-to-amx-tiles, which takes it after bufferization, when A, packed B
-// and C are buffers tile loads can read.
+// and C are buffers tile loads can read. It runs after elementwise fusion: fused into the
+// generic, an operand's conversion (`p.to(tl.bfloat16)` in attention) would make it a generic
+// like any other, run as scalar loops.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMXMatmuls.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,27 +35,6 @@ namespace {
 
 /// K elements a 32-bit lane of a tile sums: 2 bf16 or 4 int8.
 int64_t groupOf(Type element) { return element.isBF16() ? 2 : 4; }
-
-/// Whether `op` is a static bf16 x bf16 -> f32 or int8 x int8 -> int32 (signed) matmul whose
-/// shape divides into AMX tiles.
-bool isAMXMatmul(linalg::MatmulOp op, bool bf16, bool int8) {
-  if (op.hasUserDefinedMaps() || !op.hasPureTensorSemantics())
-    return false;
-  auto a = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
-  auto b = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
-  auto c = cast<RankedTensorType>(op.getDpsInits()[0].getType());
-  if (!a.hasStaticShape() || !b.hasStaticShape() || !c.hasStaticShape())
-    return false;
-  Type ea = a.getElementType(), eb = b.getElementType(), ec = c.getElementType();
-  bool isBF16 = bf16 && ea.isBF16() && eb.isBF16() && ec.isF32();
-  bool isInt8 = int8 && ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32) &&
-                op.getCast() == linalg::TypeFn::cast_signed;
-  if (!isBF16 && !isInt8)
-    return false;
-  // A tile row is 64 bytes of K: 32 bf16 or 64 int8.
-  int64_t tileK = 64 / (ea.getIntOrFloatBitWidth() / 8);
-  return c.getDimSize(0) % 16 == 0 && c.getDimSize(1) % 16 == 0 && a.getDimSize(1) % tileK == 0;
-}
 
 Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
   Location loc = op.getLoc();

@@ -35,19 +35,20 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createExpandFloat8Conversions());
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest
   // of the 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
-  // AMX tiles first (on hosts that have them and may use them), for the matmuls whose
-  // shape divides into them.
+  // Those AMX tiles take (on hosts that have them and may use them) are left for after fusion.
   llvm::StringMap<bool> host = hostCPUFeatures();
-  PackMatmulsForAMXOptions amxTiles;
   bool amx = host.lookup("amx-tile") && requestAMXTileData();
-  amxTiles.bf16 = amx && host.lookup("amx-bf16");
-  amxTiles.int8 = amx && host.lookup("amx-int8");
-  pm.addNestedPass<func::FuncOp>(createPackMatmulsForAMX(amxTiles));
+  bool amxBF16 = amx && host.lookup("amx-bf16"), amxInt8 = amx && host.lookup("amx-int8");
   MatmulsToDotProductInstructionsOptions dotProducts;
   dotProducts.avx512BF16 = host.lookup("avx512bf16");
   dotProducts.avx512VNNI = host.lookup("avx512vnni");
+  dotProducts.amxBF16 = amxBF16;
+  dotProducts.amxInt8 = amxInt8;
   pm.addNestedPass<func::FuncOp>(createMatmulsToDotProductInstructions(dotProducts));
-  pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands());
+  WidenMatmulOperandsOptions widen;
+  widen.amxBF16 = amxBF16;
+  widen.amxInt8 = amxInt8;
+  pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands(widen));
   // Tensor compute: elementwise ops join their consumers before anything is materialized.
   pm.addNestedPass<func::FuncOp>(createFoldPairXorSumsIntoReversals());
   pm.addNestedPass<func::FuncOp>(createFoldOneHotPairSumsIntoSlices());
@@ -55,6 +56,12 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // AMX tiles for the bf16 and int8 matmuls left for them: after fusion, which would fuse an
+  // operand's conversion (`p.to(tl.bfloat16)`) into the tile generic and leave it to loops.
+  PackMatmulsForAMXOptions amxTiles;
+  amxTiles.bf16 = amxBF16;
+  amxTiles.int8 = amxInt8;
+  pm.addNestedPass<func::FuncOp>(createPackMatmulsForAMX(amxTiles));
   // Sorts' hypercube tiles: loops of 2^k iterations instead of nests of two-iteration loops.
   // Loop-carried tiles are marked for in-place update first: a collapsed op reads its
   // accumulator through a collapse_shape, which the later run would not recognise.

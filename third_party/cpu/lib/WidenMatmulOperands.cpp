@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMXMatmuls.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -121,11 +122,13 @@ FailureOr<Value> widenInt8Matmul(OpBuilder &b, linalg::LinalgOp op) {
 }
 
 struct WidenMatmulOperandsPass : impl::WidenMatmulOperandsBase<WidenMatmulOperandsPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) &&
-          op.hasPureTensorSemantics() && !op.hasUserDefinedMaps())
+          op.hasPureTensorSemantics() && !op.hasUserDefinedMaps() &&
+          !isAMXMatmul(op, amxBF16, amxInt8)) // AMX tiles take it after fusion
         matmuls.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -276,6 +276,10 @@ def MatmulsToDotProductInstructions
            "Use vdpbf16ps (AVX512-BF16) for bf16 matmuls">,
     Option<"avx512VNNI", "avx512-vnni", "bool", /*default=*/"false",
            "Use vpdpbusd (AVX512-VNNI) for int8 matmuls">,
+    Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
+           "Leave the bf16 matmuls AMX tiles take (tritium-cpu-pack-matmuls-for-amx) alone">,
+    Option<"amxInt8", "amx-int8", "bool", /*default=*/"false",
+           "Leave the int8 matmuls AMX tiles take alone">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect", "mlir::scf::SCFDialect",
@@ -292,7 +296,9 @@ def PackMatmulsForAMX : Pass<"tritium-cpu-pack-matmuls-for-amx", "mlir::func::Fu
     marked `tritium.amx_tiles`, reading A as [M, K/g, g] (a view) and B packed once per
     matmul as [K/g, N, g] (a transpose). The generic computes the matmul as written:
     tritium-cpu-matmuls-to-amx-tiles turns it into tile instructions after bufferization, and
-    it runs as loops if that pass cannot. Other matmuls are left alone.
+    it runs as loops if that pass cannot. Other matmuls are left alone. The pipeline runs it
+    after elementwise fusion (which would fuse an operand's conversion into the generic); the
+    dot-product and widening passes before it leave these matmuls alone.
   }];
   let options = [
     Option<"bf16", "bf16", "bool", /*default=*/"false", "Pack bf16 matmuls (AMX-BF16)">,
@@ -333,6 +339,12 @@ def WidenMatmulOperands : Pass<"tritium-cpu-widen-matmul-operands", "mlir::func:
     256 unsigned) is computed as an f32 matmul from zero, converted to i32 and added to the
     accumulator: exact, and on the f32 register-blocked path.
   }];
+  let options = [
+    Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
+           "Leave the bf16 matmuls AMX tiles take (tritium-cpu-pack-matmuls-for-amx) alone">,
+    Option<"amxInt8", "amx-int8", "bool", /*default=*/"false",
+           "Leave the int8 matmuls AMX tiles take alone">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
 }

@@ -1,0 +1,40 @@
+//===- AMXMatmuls.h - which matmuls AMX tiles compute -----------*- C++ -*-===//
+//
+// One predicate for the passes that must agree on it: the dot-product and widening passes
+// leave these matmuls alone (before elementwise fusion), and tritium-cpu-pack-matmuls-for-amx
+// takes them after it, so that no operand conversion is fused into the tile generic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_TARGET_CPU_LIB_AMXMATMULS_H
+#define TRITIUM_TARGET_CPU_LIB_AMXMATMULS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace tritium::cpu {
+
+/// Whether `op` is a static bf16 x bf16 -> f32 (with `bf16`) or int8 x int8 -> int32 signed
+/// (with `int8`) matmul on tensors whose shape divides into AMX tiles: M and N multiples of
+/// 16, K of one tile row (64 bytes: 32 bf16, 64 int8).
+inline bool isAMXMatmul(mlir::Operation *operation, bool bf16, bool int8) {
+  auto op = llvm::dyn_cast<mlir::linalg::MatmulOp>(operation);
+  if (!op || (!bf16 && !int8) || op.hasUserDefinedMaps() || !op.hasPureTensorSemantics())
+    return false;
+  auto a = llvm::cast<mlir::RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto b = llvm::cast<mlir::RankedTensorType>(op.getDpsInputs()[1].getType());
+  auto c = llvm::cast<mlir::RankedTensorType>(op.getDpsInits()[0].getType());
+  if (!a.hasStaticShape() || !b.hasStaticShape() || !c.hasStaticShape())
+    return false;
+  mlir::Type ea = a.getElementType(), eb = b.getElementType(), ec = c.getElementType();
+  bool isBF16 = bf16 && ea.isBF16() && eb.isBF16() && ec.isF32();
+  bool isInt8 = int8 && ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32) &&
+                op.getCast() == mlir::linalg::TypeFn::cast_signed;
+  if (!isBF16 && !isInt8)
+    return false;
+  int64_t tileK = 64 / (ea.getIntOrFloatBitWidth() / 8);
+  return c.getDimSize(0) % 16 == 0 && c.getDimSize(1) % 16 == 0 && a.getDimSize(1) % tileK == 0;
+}
+
+} // namespace tritium::cpu
+
+#endif // TRITIUM_TARGET_CPU_LIB_AMXMATMULS_H
