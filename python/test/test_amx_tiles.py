@@ -142,3 +142,36 @@ def test_an_operand_converted_in_the_kernel_stays_on_tiles():
     kernel = converted_operand_matmul[(1, )](a, b, c, M=M, N=N, K=K)
     assert_within_summation_bound(c, a.bfloat16(), b, torch.float32, "converted A")
     assert ("tdpbf16ps" in kernel.asm["llir"]) == AMX
+
+
+@triton.jit
+def transposed_operand_matmul(a_ptr, x_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                              INT8: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    x = tl.load(x_ptr + rn[:, None] * K + rk[None, :])  # [N, K], multiplied as x^T (attention's q @ k^T)
+    if INT8:
+        c = tl.dot(a, tl.trans(x), out_dtype=tl.int32)
+    else:
+        c = tl.dot(a, tl.trans(x))
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+
+
+@pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
+def test_a_transposed_b_is_packed_from_its_rows(int8):
+    """B = tl.trans(x): its K groups are built along x's rows and transposed as 32-bit words."""
+    M, N, K = 32, 64, 128
+    g = torch.Generator().manual_seed(7)
+    if int8:
+        a = torch.randint(-128, 128, (M, K), dtype=torch.int8, generator=g)
+        x = torch.randint(-128, 128, (N, K), dtype=torch.int8, generator=g)
+        c = torch.empty(M, N, dtype=torch.int32)
+    else:
+        a, x = torch.randn(M, K, generator=g).bfloat16(), torch.randn(N, K, generator=g).bfloat16()
+        c = torch.empty(M, N)
+    kernel = transposed_operand_matmul[(1, )](a, x, c, M=M, N=N, K=K, INT8=int8)
+    if int8:
+        assert torch.equal(c, (a.long() @ x.long().t()).int())
+    else:
+        assert_within_summation_bound(c, a, x.t(), torch.float32, "a @ x^T")
+    assert (("tdpbssd" if int8 else "tdpbf16ps") in kernel.asm["llir"]) == AMX

@@ -94,3 +94,37 @@ func.func @long_k(%a: memref<16x512xbf16>, %b: memref<256x16x2xbf16>, %c: memref
   }
   return
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#w = affine_map<(d0, d1, d2, d3) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// B as 32-bit words of two K neighbours [K/2, N] (a transposed B): a tile row is 16 words.
+// CHECK-LABEL: func.func @bf16_words
+// CHECK-NOT: memref.collapse_shape
+// CHECK: amx.tile_load %arg1[%c0, %c0] : memref<32x16xi32> into !amx.tile<16x32xbf16>
+// CHECK: amx.tile_mulf
+// CHECK: amx.tile_load %arg1[%c16, %c0] : memref<32x16xi32> into !amx.tile<16x32xbf16>
+// CHECK: amx.tile_mulf
+// CHECK: amx.tile_store %arg2[%c0, %c0]
+func.func @bf16_words(%a: memref<16x64xbf16>, %b: memref<32x16xi32>, %c: memref<16x16xf32>) {
+  %a3 = memref.expand_shape %a [[0], [1, 2]] output_shape [16, 32, 2] : memref<16x64xbf16> into memref<16x32x2xbf16>
+  linalg.generic {indexing_maps = [#a, #w, #c], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%a3, %b : memref<16x32x2xbf16>, memref<32x16xi32>) outs(%c : memref<16x16xf32>) attrs = {tritium.amx_tiles} {
+  ^bb0(%x: bf16, %word: i32, %acc: f32):
+    %j = linalg.index 3 : index
+    %j32 = arith.index_cast %j : index to i32
+    %c16_i32 = arith.constant 16 : i32
+    %shift = arith.muli %j32, %c16_i32 : i32
+    %part = arith.shrui %word, %shift : i32
+    %bits = arith.trunci %part : i32 to i16
+    %y = arith.bitcast %bits : i16 to bf16
+    %0 = arith.extf %x : bf16 to f32
+    %1 = arith.extf %y : bf16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

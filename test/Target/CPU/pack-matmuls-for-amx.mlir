@@ -54,3 +54,26 @@ func.func @left_alone(%a: tensor<8x32xbf16>, %b: tensor<32x16xbf16>, %c: tensor<
   %4 = linalg.matmul ins(%l, %m : tensor<16x32xf32>, tensor<32x16xf32>) outs(%f : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %0, %1, %2, %3, %4 : tensor<8x16xf32>, tensor<16x16xf32>, tensor<16x16xi32>, tensor<16x16xi32>, tensor<16x16xf32>
 }
+
+// -----
+
+// B = x^T (attention's tl.trans(k)): words of two K neighbours built along x's rows, then one
+// transpose of 32-bit words; the generic takes the j-th half of each word.
+// CHECK-LABEL: func.func @bf16_transposed_b
+// CHECK: %[[X:.+]] = tensor.expand_shape %arg1 {{\[}}[0], [1, 2]] output_shape [32, 32, 2] : tensor<32x64xbf16> into tensor<32x32x2xbf16>
+// CHECK: %[[WORDS:.+]] = linalg.generic
+// CHECK:   arith.shli %{{.+}}, %c16_i32
+// CHECK:   arith.ori
+// CHECK: } -> tensor<32x32xi32>
+// CHECK: %[[BW:.+]] = linalg.transpose ins(%[[WORDS]] : tensor<32x32xi32>) outs(%{{.+}} : tensor<32x32xi32>) permutation = [1, 0]
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[BW]] : tensor<32x32x2xbf16>, tensor<32x32xi32>) outs(%arg2 : tensor<32x32xf32>) attrs = {tritium.amx_tiles}
+// CHECK:   linalg.index 3
+// CHECK:   arith.shrui
+// CHECK:   arith.trunci %{{.+}} : i32 to i16
+// CHECK:   arith.bitcast %{{.+}} : i16 to bf16
+func.func @bf16_transposed_b(%a: tensor<32x64xbf16>, %x: tensor<32x64xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %e = tensor.empty() : tensor<64x32xbf16>
+  %b = linalg.transpose ins(%x : tensor<32x64xbf16>) outs(%e : tensor<64x32xbf16>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%a, %b : tensor<32x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}

@@ -8,7 +8,8 @@
 // memory every `kStepsPerChunk` steps, so nothing carries a tile across a loop.
 //
 // The generic tritium-cpu-pack-matmuls-for-amx built reads A as a [M, K/g, g] view of the
-// [M, K] buffer and packed B as [K/g, N, g]; tile loads read the 2-D forms. A tile load needs
+// [M, K] buffer (tile loads read the [M, K] form) and B as [K/g, N, g] (read as [K/g, N*g])
+// or as 32-bit words of K neighbours [K/g, N]: the same bytes, 64 of them a tile row. A tile load needs
 // each row's 64 bytes contiguous: when A's layout leaves its column stride open (a tile read
 // where it lies in the kernel's memory), the stride is tested at run time and, if it is not
 // 1, A is copied into a buffer on the stack first.
@@ -63,20 +64,23 @@ FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
   if (!groupedA)
     return failure();
   auto aType = cast<MemRefType>(groupedA.getSrc().getType());
+  auto groupedType = cast<MemRefType>(groupedA.getResult().getType());
   auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
   auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
-  // The types the pack pass built the generic with (a tile generic changed by a later
-  // rewrite keeps its loops).
-  Type element = aType.getElementType(), acc = cType.getElementType();
-  if (element != bType.getElementType() ||
-      !((element.isBF16() && acc.isF32()) || (element.isInteger(8) && acc.isInteger(32))))
-    return failure();
-  if (aType.getRank() != 2 || bType.getRank() != 3 || cType.getRank() != 2 ||
+  if (aType.getRank() != 2 || groupedType.getRank() != 3 || cType.getRank() != 2 ||
       !aType.hasStaticShape() || !bType.hasStaticShape() || !cType.hasStaticShape())
     return failure();
+  // The types the pack pass built the generic with (a tile generic changed by a later
+  // rewrite keeps its loops): B as words [K/g, N] or as values [K/g, N, g].
+  Type element = aType.getElementType(), acc = cType.getElementType();
+  bool words = bType.getRank() == 2 && bType.getElementType().isInteger(32);
+  bool values = bType.getRank() == 3 && bType.getElementType() == element;
+  if (!(words || values) ||
+      !((element.isBF16() && acc.isF32()) || (element.isInteger(8) && acc.isInteger(32))))
+    return failure();
   // C and packed B are tritium's own buffers: contiguous rows.
-  if (!hasUnitInnerStride(cType) ||
-      !memref::CollapseShapeOp::isGuaranteedCollapsible(bType, {{0}, {1, 2}}))
+  if (!hasUnitInnerStride(cType) || !hasUnitInnerStride(bType) ||
+      (values && !memref::CollapseShapeOp::isGuaranteedCollapsible(bType, {{0}, {1, 2}})))
     return failure();
   TileOperands operands;
   operands.a = groupedA.getSrc();
@@ -85,7 +89,7 @@ FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
   operands.m = cType.getDimSize(0);
   operands.n = cType.getDimSize(1);
   operands.k = aType.getDimSize(1);
-  operands.group = bType.getDimSize(2);
+  operands.group = groupedType.getDimSize(2);
   return operands;
 }
 
@@ -136,8 +140,15 @@ void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
   auto accTile = amx::TileType::get({kTileRows, kTileRows}, acc);
 
   Value a = withContiguousRows(b, loc, in.a, func);
-  Value packedB = memref::CollapseShapeOp::create(b, loc, in.packedB,
-                                                  SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  // A tile row is 16 columns of g K neighbours: 16 words, or 16 * g values of the
+  // [K/g, N * g] form of [K/g, N, g].
+  Value packedB = in.packedB;
+  int64_t columnScale = 1;
+  if (cast<MemRefType>(packedB.getType()).getRank() == 3) {
+    packedB = memref::CollapseShapeOp::create(b, loc, packedB,
+                                              SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    columnScale = in.group;
+  }
   Value c = in.c;
 
   // 2x2 tiles of C where the block divides, else 2x1, 1x2 or 1x1.
@@ -165,10 +176,11 @@ void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
         rows.push_back(amx::TileLoadOp::create(b, loc, operandTile, a,
                                                ValueRange{at(m, i * kTileRows), k}));
       for (int64_t j = 0; j < colTiles; ++j) {
-        Value column = arith::MulIOp::create(b, loc, at(n, j * kTileRows),
-                                             index(b, loc, in.group));
-        cols.push_back(amx::TileLoadOp::create(b, loc, operandTile, packedB,
-                                               ValueRange{kGroup, column}));
+        Value column = at(n, j * kTileRows);
+        if (columnScale != 1)
+          column = arith::MulIOp::create(b, loc, column, index(b, loc, columnScale));
+        cols.push_back(
+            amx::TileLoadOp::create(b, loc, operandTile, packedB, ValueRange{kGroup, column}));
       }
       for (int64_t i = 0; i < rowTiles; ++i)
         for (int64_t j = 0; j < colTiles; ++j) {
