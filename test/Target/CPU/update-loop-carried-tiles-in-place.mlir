@@ -170,3 +170,35 @@ func.func @accumulator_read_transposed(%x: tensor<8x8xf32>, %n: index) -> tensor
   }
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// acc = tl.dot(p, v, acc * scale[:, None]) (flash attention's step): the scaled accumulator is
+// the matmul's C, whose result the loop yields: the scaling is written over the accumulator
+// and the matmul then updates it in place.
+// CHECK-LABEL: func.func @scaled_accumulator_of_a_matmul
+// CHECK: scf.for %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<16x32xf32>)
+// CHECK:   %[[SCALED:.+]] = linalg.generic {{.+}} ins(%[[ACC]], %{{.+}} : tensor<16x32xf32>, tensor<16xf32>) outs(%[[ACC]] : tensor<16x32xf32>)
+// CHECK:   %[[PRODUCT:.+]] = linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<16x8xf32>, tensor<8x32xf32>) outs(%[[SCALED]] : tensor<16x32xf32>)
+// CHECK:   scf.yield %[[PRODUCT]]
+func.func @scaled_accumulator_of_a_matmul(%p: tensor<16x8xf32>, %v: tensor<8x32xf32>, %scale: tensor<16xf32>,
+                                          %n: index) -> tensor<16x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<16x32xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x32xf32>) {
+    %e = tensor.empty() : tensor<16x32xf32>
+    %scaled = linalg.generic {indexing_maps = [#map, #row, #map], iterator_types = ["parallel", "parallel"]}
+        ins(%acc, %scale : tensor<16x32xf32>, tensor<16xf32>) outs(%e : tensor<16x32xf32>) {
+    ^bb0(%a: f32, %s: f32, %o: f32):
+      %t = arith.mulf %a, %s : f32
+      linalg.yield %t : f32
+    } -> tensor<16x32xf32>
+    %product = linalg.matmul ins(%p, %v : tensor<16x8xf32>, tensor<8x32xf32>) outs(%scaled : tensor<16x32xf32>) -> tensor<16x32xf32>
+    scf.yield %product : tensor<16x32xf32>
+  }
+  return %r : tensor<16x32xf32>
+}

@@ -26,7 +26,8 @@ namespace {
 /// The input of an elementwise `generic` that is an iter_arg of the enclosing scf.for and that
 /// its result replaces in the yield, or null. The generic may sit in branches of the loop body
 /// (`if row < n_rows: acc += ...`): its result then reaches the loop's yield through the
-/// yields of the enclosing scf.if ops.
+/// yields of the enclosing scf.if ops; or it may be the destination of an op (a matmul's C)
+/// whose result is what the loop yields.
 OpOperand *loopCarriedInput(linalg::GenericOp generic) {
   // Other inputs may be broadcasts (`acc + exp(x - max)` reads the row's max through a
   // broadcasting map): only the accumulator and the result must be read and written element
@@ -46,6 +47,15 @@ OpOperand *loopCarriedInput(linalg::GenericOp generic) {
     if (!result.hasOneUse())
       return nullptr;
     OpOperand &use = *result.getUses().begin();
+    // The destination of an op that writes over it (attention's `tl.dot(p, v, acc * scale)`:
+    // the scaled accumulator is the product's init): follow the op's result.
+    if (auto destination = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+        destination && destination.isDpsInit(&use) &&
+        destination->getBlock() == op->getBlock()) {
+      op = destination;
+      result = destination.getTiedOpResult(&use);
+      continue;
+    }
     if (use.getOwner() != op->getBlock()->getTerminator())
       return nullptr;
     position = use.getOperandNumber();
