@@ -294,7 +294,9 @@ def PackMatmulsForAMX : Pass<"tritium-cpu-pack-matmuls-for-amx", "mlir::func::Fu
     bf16 into f32, or of int8 into int32 (signed), with M and N multiples of 16 and K of 32
     (bf16) or 64 (int8) becomes a `linalg.generic` over (m, n, K group, position in group)
     marked `tritium.amx_tiles`, reading A as [M, K/g, g] (a view) and B packed once per
-    matmul as [K/g, N, g] (a transpose). The generic computes the matmul as written:
+    matmul as [K/g, N, g] (a transpose), or, when B is `linalg.transpose` of x [N, K]
+    (`tl.trans(k)`), as 32-bit words of g K neighbours [K/g, N] built along x's rows and
+    transposed as words. The generic computes the matmul as written:
     tritium-cpu-matmuls-to-amx-tiles turns it into tile instructions after bufferization, and
     it runs as loops if that pass cannot. Other matmuls are left alone. The pipeline runs it
     after elementwise fusion (which would fuse an operand's conversion into the generic); the
