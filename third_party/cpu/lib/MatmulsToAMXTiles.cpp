@@ -43,14 +43,6 @@ Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-bool hasUnitInnerStride(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  return !strides.empty() && strides.back() == 1;
-}
-
 /// The generic's operands as 2-D buffers tile loads can read, or failure.
 struct TileOperands {
   Value a, packedB, c;
@@ -79,7 +71,7 @@ FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
       !((element.isBF16() && acc.isF32()) || (element.isInteger(8) && acc.isInteger(32))))
     return failure();
   // C and packed B are tritium's own buffers: contiguous rows.
-  if (!hasUnitInnerStride(cType) || !hasUnitInnerStride(bType) ||
+  if (!cType.isLastDimUnitStride() || !bType.isLastDimUnitStride() ||
       (values && !memref::CollapseShapeOp::isGuaranteedCollapsible(bType, {{0}, {1, 2}})))
     return failure();
   TileOperands operands;
@@ -97,7 +89,7 @@ FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
 /// run time) a view of it or a copy of it in `scratch`.
 Value withContiguousRows(OpBuilder &b, Location loc, Value a, func::FuncOp func) {
   auto type = cast<MemRefType>(a.getType());
-  if (hasUnitInnerStride(type))
+  if (type.isLastDimUnitStride())
     return a;
   auto rowsType = MemRefType::get(
       type.getShape(), type.getElementType(),
