@@ -65,6 +65,9 @@ SHAPES = [
     ((32, 64, 1024), (32, 64, 512)),  # 16 bf16 steps (8 int8): C tiles stored between runs of 8
     ((32, 32, 512), (32, 32, 256)),  # 8 bf16 steps: exactly one run
     ((100, 70, 200), (32, 32, 64)),  # masked edges in M, N and K
+    # K loops unrolled into one tile pass per 8 steps (4 bf16 / 8 int8 iterations of BLOCK_K=64)
+    ((64, 64, 320), (32, 32, 64)),  # 5 iterations: a remainder after (bf16) or instead of (int8) the unrolled loop
+    ((32, 48, 1088), (32, 16, 64)),  # 17 iterations: several unrolled iterations and a remainder
 ]
 
 

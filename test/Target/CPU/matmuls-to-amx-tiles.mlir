@@ -128,3 +128,46 @@ func.func @bf16_words(%a: memref<16x64xbf16>, %b: memref<32x16xi32>, %c: memref<
   }
   return
 }
+
+// -----
+
+#a = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#b = affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+
+// Two products (two merged iterations of a kernel's K loop), K = 64 each: one load and one
+// store of the C tiles around the 2 x 2 steps, the first product's tiles before the second's
+// (one block: canonicalize removes its loops).
+// CHECK-LABEL: func.func @two_products
+// CHECK-COUNT-4: amx.tile_load %arg4
+// CHECK:     amx.tile_load %arg0[%{{.+}}, %c0]
+// CHECK:     amx.tile_load %arg0[%{{.+}}, %c0]
+// CHECK-COUNT-4: amx.tile_mulf
+// CHECK:     amx.tile_load %arg0[%{{.+}}, %c32]
+// CHECK:     amx.tile_load %arg0[%{{.+}}, %c32]
+// CHECK-COUNT-4: amx.tile_mulf
+// CHECK:     amx.tile_load %arg2[%{{.+}}, %c0]
+// CHECK:     amx.tile_load %arg2[%{{.+}}, %c0]
+// CHECK-COUNT-4: amx.tile_mulf
+// CHECK:     amx.tile_load %arg2[%{{.+}}, %c32]
+// CHECK:     amx.tile_load %arg2[%{{.+}}, %c32]
+// CHECK-COUNT-4: amx.tile_mulf
+// CHECK-COUNT-4: amx.tile_store %arg4
+// CHECK-NOT: amx.tile_store
+func.func @two_products(%a: memref<32x64xbf16>, %b: memref<32x32x2xbf16>, %a2: memref<32x64xbf16>, %b2: memref<32x32x2xbf16>, %c: memref<32x32xf32>) {
+  %a3 = memref.expand_shape %a [[0], [1, 2]] output_shape [32, 32, 2] : memref<32x64xbf16> into memref<32x32x2xbf16>
+  %a23 = memref.expand_shape %a2 [[0], [1, 2]] output_shape [32, 32, 2] : memref<32x64xbf16> into memref<32x32x2xbf16>
+  linalg.generic {indexing_maps = [#a, #b, #a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%a3, %b, %a23, %b2 : memref<32x32x2xbf16>, memref<32x32x2xbf16>, memref<32x32x2xbf16>, memref<32x32x2xbf16>) outs(%c : memref<32x32xf32>) attrs = {tritium.amx_tiles} {
+  ^bb0(%x: bf16, %y: bf16, %x2: bf16, %y2: bf16, %acc: f32):
+    %0 = arith.extf %x : bf16 to f32
+    %1 = arith.extf %y : bf16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    %4 = arith.extf %x2 : bf16 to f32
+    %5 = arith.extf %y2 : bf16 to f32
+    %6 = arith.mulf %4, %5 : f32
+    %7 = arith.addf %3, %6 : f32
+    linalg.yield %7 : f32
+  }
+  return
+}

@@ -1,11 +1,13 @@
 //===- MatmulsToAMXTiles.cpp - marked matmuls on AMX tile registers -------===//
 //
 // An AMX core holds 8 tile registers of 16 rows x 64 bytes. For each block of C of up to 2x2
-// tiles of 16x16 (4 registers), K is summed 32 bf16 or 64 int8 values a step: a tile of A
+// tiles of 16x16 (4 registers), K is summed 32 bf16 or 64 int8 values a step (over each
+// product of the generic in turn: one per iteration of a merged K loop): a tile of A
 // (16 rows x 64 bytes, read with A's row stride) and a tile of packed B (16 rows of K groups x
 // 16 columns) for each row and column of tiles, and one tdpbf16ps / tdpbssd per C tile, 8
 // multiply-adds of 16x16x32 bf16 (16x16x64 int8) in 4 registers. The C tiles go back to
-// memory every `kStepsPerChunk` steps, so nothing carries a tile across a loop.
+// memory every `kStepsPerChunk` steps (or after the products that fit in that many), so
+// nothing carries a tile across a loop.
 //
 // The generic tritium-cpu-pack-matmuls-for-amx built reads A as a [M, K/g, g] view of the
 // [M, K] buffer (tile loads read the [M, K] form) and B as [K/g, N, g] (read as [K/g, N*g])
@@ -16,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMXTileGeneric.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/AMX/AMXDialect.h"
@@ -43,45 +46,57 @@ Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// The generic's operands as 2-D buffers tile loads can read, or failure.
+/// The generic's operands as 2-D buffers tile loads can read, or failure: each product's A
+/// and packed B, and C.
 struct TileOperands {
-  Value a, packedB, c;
+  SmallVector<Value> a, packedB;
+  Value c;
   int64_t m, n, k, group;
 };
 
 FailureOr<TileOperands> tileOperandsOf(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() < 2 ||
+      op.getNumDpsInputs() % 2 != 0 || op.getNumDpsInits() != 1)
     return failure();
-  auto groupedA = op.getDpsInputs()[0].getDefiningOp<memref::ExpandShapeOp>();
-  if (!groupedA)
-    return failure();
-  auto aType = cast<MemRefType>(groupedA.getSrc().getType());
-  auto groupedType = cast<MemRefType>(groupedA.getResult().getType());
-  auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
   auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (aType.getRank() != 2 || groupedType.getRank() != 3 || cType.getRank() != 2 ||
-      !aType.hasStaticShape() || !bType.hasStaticShape() || !cType.hasStaticShape())
-    return failure();
-  // The types the pack pass built the generic with (a tile generic changed by a later
-  // rewrite keeps its loops): B as words [K/g, N] or as values [K/g, N, g].
-  Type element = aType.getElementType(), acc = cType.getElementType();
-  bool words = bType.getRank() == 2 && bType.getElementType().isInteger(32);
-  bool values = bType.getRank() == 3 && bType.getElementType() == element;
-  if (!(words || values) ||
-      !((element.isBF16() && acc.isF32()) || (element.isInteger(8) && acc.isInteger(32))))
-    return failure();
-  // C and packed B are tritium's own buffers: contiguous rows.
-  if (!cType.isLastDimUnitStride() || !bType.isLastDimUnitStride() ||
-      (values && !memref::CollapseShapeOp::isGuaranteedCollapsible(bType, {{0}, {1, 2}})))
+  if (cType.getRank() != 2 || !cType.hasStaticShape() || !cType.isLastDimUnitStride())
     return failure();
   TileOperands operands;
-  operands.a = groupedA.getSrc();
-  operands.packedB = op.getDpsInputs()[1];
   operands.c = op.getDpsInits()[0];
   operands.m = cType.getDimSize(0);
   operands.n = cType.getDimSize(1);
-  operands.k = aType.getDimSize(1);
-  operands.group = groupedType.getDimSize(2);
+  Type acc = cType.getElementType();
+  for (AMXTileProduct product : amxTileProducts(op)) {
+    auto groupedA = product.groupedA.getDefiningOp<memref::ExpandShapeOp>();
+    if (!groupedA)
+      return failure();
+    auto aType = cast<MemRefType>(groupedA.getSrc().getType());
+    auto groupedType = cast<MemRefType>(groupedA.getResult().getType());
+    auto bType = cast<MemRefType>(product.packedB.getType());
+    if (aType.getRank() != 2 || groupedType.getRank() != 3 || !aType.hasStaticShape() ||
+        !bType.hasStaticShape() || aType.getDimSize(0) != operands.m)
+      return failure();
+    // The types the pack pass built the generic with (a tile generic changed by a later
+    // rewrite keeps its loops): B as words [K/g, N] or as values [K/g, N, g].
+    Type element = aType.getElementType();
+    bool words = bType.getRank() == 2 && bType.getElementType().isInteger(32);
+    bool values = bType.getRank() == 3 && bType.getElementType() == element;
+    if (!(words || values) ||
+        !((element.isBF16() && acc.isF32()) || (element.isInteger(8) && acc.isInteger(32))))
+      return failure();
+    // Packed B is tritium's own buffer: contiguous rows.
+    if (!bType.isLastDimUnitStride() ||
+        (values && !memref::CollapseShapeOp::isGuaranteedCollapsible(bType, {{0}, {1, 2}})))
+      return failure();
+    int64_t k = aType.getDimSize(1), group = groupedType.getDimSize(2);
+    if (!operands.a.empty() && (k != operands.k || group != operands.group ||
+                                element != getElementTypeOrSelf(operands.a.front().getType())))
+      return failure();
+    operands.a.push_back(groupedA.getSrc());
+    operands.packedB.push_back(product.packedB);
+    operands.k = k;
+    operands.group = group;
+  }
   return operands;
 }
 
@@ -124,22 +139,28 @@ Value withContiguousRows(OpBuilder &b, Location loc, Value a, func::FuncOp func)
 void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
   Location loc = op.getLoc();
   auto func = op->getParentOfType<func::FuncOp>();
-  Type element = getElementTypeOrSelf(in.a.getType());
+  Type element = getElementTypeOrSelf(in.a.front().getType());
   Type acc = getElementTypeOrSelf(in.c.getType());
   bool isFloat = isa<FloatType>(acc);
   int64_t tileK = kTileRows * in.group; // K values a tile step sums: 32 bf16, 64 int8
   auto operandTile = amx::TileType::get({kTileRows, tileK}, element);
   auto accTile = amx::TileType::get({kTileRows, kTileRows}, acc);
 
-  Value a = withContiguousRows(b, loc, in.a, func);
-  // A tile row is 16 columns of g K neighbours: 16 words, or 16 * g values of the
+  // A tile row of B is 16 columns of g K neighbours: 16 words, or 16 * g values of the
   // [K/g, N * g] form of [K/g, N, g].
-  Value packedB = in.packedB;
-  int64_t columnScale = 1;
-  if (cast<MemRefType>(packedB.getType()).getRank() == 3) {
-    packedB = memref::CollapseShapeOp::create(b, loc, packedB,
-                                              SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    columnScale = in.group;
+  SmallVector<Value> as, packedBs;
+  SmallVector<int64_t> columnScales;
+  for (auto [a, packed] : llvm::zip_equal(in.a, in.packedB)) {
+    as.push_back(withContiguousRows(b, loc, a, func));
+    Value packedB = packed;
+    int64_t columnScale = 1;
+    if (cast<MemRefType>(packedB.getType()).getRank() == 3) {
+      packedB = memref::CollapseShapeOp::create(b, loc, packedB,
+                                                SmallVector<ReassociationIndices>{{0}, {1, 2}});
+      columnScale = in.group;
+    }
+    packedBs.push_back(packedB);
+    columnScales.push_back(columnScale);
   }
   Value c = in.c;
 
@@ -150,8 +171,15 @@ void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
   int64_t chunkSteps = std::min(steps, kStepsPerChunk);
   while (steps % chunkSteps != 0)
     --chunkSteps;
+  // Products summed between a load and a store of the C tiles (with one product, its K is
+  // cut into chunks instead).
+  int64_t productsPerChunk = std::max<int64_t>(1, kStepsPerChunk / steps);
+  int64_t numProducts = in.a.size();
 
-  auto chunk = [&](OpBuilder &b, Location loc, Value m, Value n, Value k0) {
+  // Loads the C tiles of the block at (m, n), sums `chunkSteps` steps from K offset `k0` of
+  // each product in [first, last), stores the tiles.
+  auto chunk = [&](OpBuilder &b, Location loc, Value m, Value n, Value k0, int64_t first,
+                   int64_t last) {
     auto at = [&](Value base, int64_t offset) {
       return arith::AddIOp::create(b, loc, base, index(b, loc, offset)).getResult();
     };
@@ -160,29 +188,32 @@ void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
       for (int64_t j = 0; j < colTiles; ++j)
         sums.push_back(amx::TileLoadOp::create(
             b, loc, accTile, c, ValueRange{at(m, i * kTileRows), at(n, j * kTileRows)}));
-    for (int64_t s = 0; s < chunkSteps; ++s) {
-      Value k = at(k0, s * tileK);
-      Value kGroup = arith::DivUIOp::create(b, loc, k, index(b, loc, in.group));
-      SmallVector<Value> rows, cols;
-      for (int64_t i = 0; i < rowTiles; ++i)
-        rows.push_back(amx::TileLoadOp::create(b, loc, operandTile, a,
-                                               ValueRange{at(m, i * kTileRows), k}));
-      for (int64_t j = 0; j < colTiles; ++j) {
-        Value column = at(n, j * kTileRows);
-        if (columnScale != 1)
-          column = arith::MulIOp::create(b, loc, column, index(b, loc, columnScale));
-        cols.push_back(
-            amx::TileLoadOp::create(b, loc, operandTile, packedB, ValueRange{kGroup, column}));
-      }
-      for (int64_t i = 0; i < rowTiles; ++i)
+    for (int64_t p = first; p < last; ++p) {
+      for (int64_t s = 0; s < chunkSteps; ++s) {
+        Value k = at(k0, s * tileK);
+        Value kGroup = arith::DivUIOp::create(b, loc, k, index(b, loc, in.group));
+        SmallVector<Value> rows, cols;
+        for (int64_t i = 0; i < rowTiles; ++i)
+          rows.push_back(amx::TileLoadOp::create(b, loc, operandTile, as[p],
+                                                 ValueRange{at(m, i * kTileRows), k}));
         for (int64_t j = 0; j < colTiles; ++j) {
-          Value &sum = sums[i * colTiles + j];
-          sum = isFloat ? amx::TileMulFOp::create(b, loc, accTile, rows[i], cols[j], sum)
-                              .getResult()
-                        : amx::TileMulIOp::create(b, loc, accTile, rows[i], cols[j], sum,
-                                                  /*isZextLhs=*/nullptr, /*isZextRhs=*/nullptr)
-                              .getResult();
+          Value column = at(n, j * kTileRows);
+          if (columnScales[p] != 1)
+            column = arith::MulIOp::create(b, loc, column, index(b, loc, columnScales[p]));
+          cols.push_back(amx::TileLoadOp::create(b, loc, operandTile, packedBs[p],
+                                                 ValueRange{kGroup, column}));
         }
+        for (int64_t i = 0; i < rowTiles; ++i)
+          for (int64_t j = 0; j < colTiles; ++j) {
+            Value &sum = sums[i * colTiles + j];
+            sum = isFloat ? amx::TileMulFOp::create(b, loc, accTile, rows[i], cols[j], sum)
+                                .getResult()
+                          : amx::TileMulIOp::create(b, loc, accTile, rows[i], cols[j], sum,
+                                                    /*isZextLhs=*/nullptr,
+                                                    /*isZextRhs=*/nullptr)
+                                .getResult();
+          }
+      }
     }
     for (int64_t i = 0; i < rowTiles; ++i)
       for (int64_t j = 0; j < colTiles; ++j)
@@ -198,14 +229,17 @@ void emitAMXTiles(OpBuilder &b, linalg::GenericOp op, const TileOperands &in) {
             b, loc, c0, index(b, loc, in.n), index(b, loc, colTiles * kTileRows), ValueRange{},
             [&](OpBuilder &b, Location loc, Value n, ValueRange) {
               if (chunkSteps == steps) {
-                chunk(b, loc, m, n, c0);
+                for (int64_t first = 0; first < numProducts; first += productsPerChunk)
+                  chunk(b, loc, m, n, c0, first,
+                        std::min(numProducts, first + productsPerChunk));
               } else {
-                scf::ForOp::create(b, loc, c0, index(b, loc, in.k),
-                                   index(b, loc, chunkSteps * tileK), ValueRange{},
-                                   [&](OpBuilder &b, Location loc, Value k0, ValueRange) {
-                                     chunk(b, loc, m, n, k0);
-                                     scf::YieldOp::create(b, loc);
-                                   });
+                for (int64_t p = 0; p < numProducts; ++p)
+                  scf::ForOp::create(b, loc, c0, index(b, loc, in.k),
+                                     index(b, loc, chunkSteps * tileK), ValueRange{},
+                                     [&](OpBuilder &b, Location loc, Value k0, ValueRange) {
+                                       chunk(b, loc, m, n, k0, p, p + 1);
+                                       scf::YieldOp::create(b, loc);
+                                     });
               }
               scf::YieldOp::create(b, loc);
             });

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMXMatmuls.h"
+#include "AMXTileGeneric.h"
 #include "KGroupWords.h"
 #include "tritium/Target/CPU/Passes.h"
 
@@ -46,7 +47,6 @@ Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
   Type element = a.getElementType();
   int64_t m = a.getDimSize(0), k = a.getDimSize(1);
   int64_t g = groupOf(element);
-  unsigned bits = element.getIntOrFloatBitWidth();
 
   Value groupedA = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({m, k / g, g}, element), lhs,
@@ -76,50 +76,7 @@ Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
     packedB = linalg::TransposeOp::create(b, loc, groupedB, init, ArrayRef<int64_t>{0, 2, 1})
                   .getResult()[0];
   }
-  bool words = cast<RankedTensorType>(packedB.getType()).getRank() == 2;
-
-  MLIRContext *ctx = b.getContext();
-  AffineExpr dm, dn, dk, dj;
-  bindDims(ctx, dm, dn, dk, dj);
-  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dm, dk, dj}, ctx),
-                                 words ? AffineMap::get(4, 0, {dk, dn}, ctx)
-                                       : AffineMap::get(4, 0, {dk, dn, dj}, ctx),
-                                 AffineMap::get(4, 0, {dm, dn}, ctx)};
-  SmallVector<utils::IteratorType> iterators = {
-      utils::IteratorType::parallel, utils::IteratorType::parallel,
-      utils::IteratorType::reduction, utils::IteratorType::reduction};
-  Type acc = getElementTypeOrSelf(init.getType());
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{groupedA, packedB}, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value y = args[1];
-        if (words) {
-          // B's value is the j-th `bits` of its word.
-          Value j = arith::IndexCastOp::create(b, loc, b.getI32Type(),
-                                               linalg::IndexOp::create(b, loc, 3));
-          Value shift = arith::MulIOp::create(
-              b, loc, j, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(bits)));
-          Value part = arith::ShRUIOp::create(b, loc, y, shift);
-          y = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), part);
-          if (isa<FloatType>(acc))
-            y = arith::BitcastOp::create(b, loc, element, y);
-        }
-        Value product, sum;
-        if (isa<FloatType>(acc)) {
-          Value wideX = arith::ExtFOp::create(b, loc, acc, args[0]);
-          Value wideY = arith::ExtFOp::create(b, loc, acc, y);
-          product = arith::MulFOp::create(b, loc, wideX, wideY);
-          sum = arith::AddFOp::create(b, loc, args[2], product);
-        } else {
-          Value wideX = arith::ExtSIOp::create(b, loc, acc, args[0]);
-          Value wideY = arith::ExtSIOp::create(b, loc, acc, y);
-          product = arith::MulIOp::create(b, loc, wideX, wideY);
-          sum = arith::AddIOp::create(b, loc, args[2], product);
-        }
-        linalg::YieldOp::create(b, loc, sum);
-      });
-  generic->setAttr(kAMXTilesAttrName, UnitAttr::get(ctx));
-  return generic.getResult(0);
+  return buildAMXTileGeneric(b, loc, AMXTileProduct{groupedA, packedB}, init);
 }
 
 struct PackMatmulsForAMXPass : impl::PackMatmulsForAMXBase<PackMatmulsForAMXPass> {

@@ -62,6 +62,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   amxTiles.bf16 = amxBF16;
   amxTiles.int8 = amxInt8;
   pm.addNestedPass<func::FuncOp>(createPackMatmulsForAMX(amxTiles));
+  // Longer K runs for each C tile: the kernel's K loop unrolled, its products in one generic.
+  if (amxBF16 || amxInt8)
+    pm.addNestedPass<func::FuncOp>(createMergeAMXMatmulsAcrossKIterations());
   // Sorts' hypercube tiles: loops of 2^k iterations instead of nests of two-iteration loops.
   // Loop-carried tiles are marked for in-place update first: a collapsed op reads its
   // accumulator through a collapse_shape, which the later run would not recognise.
@@ -94,6 +97,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addPass(createCopiesToLinalg());
   // 2-D transposes of 32/64-bit tiles (tl.trans) by 256-bit blocks shuffled in registers.
   pm.addNestedPass<func::FuncOp>(createTransposeTilesByRegisterBlocks());
+  // Tile copies with contiguous rows: a memcpy per row, inlined as vector moves.
+  pm.addNestedPass<func::FuncOp>(createCopyContiguousRowsAsMemcpy());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Row maxima and minima: vmaxps alone per vector, the NaN rule only for rows that have one.
   pm.addNestedPass<func::FuncOp>(createExtremumReductionsWithoutNaNChecks());

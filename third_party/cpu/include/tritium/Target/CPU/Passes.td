@@ -89,6 +89,20 @@ def CopiesToLinalg : Pass<"tritium-cpu-copies-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def CopyContiguousRowsAsMemcpy
+    : Pass<"tritium-cpu-copy-contiguous-rows-as-memcpy", "mlir::func::FuncOp"> {
+  let summary = "Copy tiles whose rows are contiguous a row at a time with memcpy";
+  let description = [{
+    A static `linalg.copy` of rank >= 2 whose source and destination both have unit-stride
+    rows of at least 16 bytes becomes loops over the rows, each a `memref.copy` of the two
+    rows as 1-D contiguous views: `llvm.memcpy` of a known size, which LLVM inlines as vector
+    moves. As loops of scalar loads and stores, a short row is unrolled fully and then not
+    vectorized (the two buffers might overlap), one scalar move per element.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def PromoteTileBuffersToStack
     : Pass<"tritium-cpu-promote-tile-buffers-to-stack", "mlir::func::FuncOp"> {
   let summary = "Allocate a kernel's small, statically shaped tile buffers on the stack";
@@ -308,6 +322,23 @@ def PackMatmulsForAMX : Pass<"tritium-cpu-pack-matmuls-for-amx", "mlir::func::Fu
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def MergeAMXMatmulsAcrossKIterations
+    : Pass<"tritium-cpu-merge-amx-matmuls-across-k-iterations", "mlir::func::FuncOp"> {
+  let summary = "Unroll a K loop around an AMX tile generic and sum its products in one generic";
+  let description = [{
+    A `tritium.amx_tiles` generic that updates a loop's iter_arg (`acc = tl.dot(a, b, acc)`
+    in a kernel's K loop) with fewer than 8 tile steps (K < 256 bf16, < 512 int8) leaves the
+    tile pass a short K run for every load and store of the C tiles. The loop is unrolled
+    (`scf` unroll by a factor, remainder in an epilogue loop) so that the unrolled iterations
+    have 8 steps between them, and the chain of their generics becomes one generic over the
+    same (m, n, K group, position) whose inputs are every iteration's A and packed B and whose
+    body adds each product to C. Generics whose accumulator is anything else (attention's
+    `acc * correction`) are left alone.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def MatmulsToAMXTiles : Pass<"tritium-cpu-matmuls-to-amx-tiles", "mlir::func::FuncOp"> {
