@@ -28,15 +28,18 @@ func.func @batched_rows(%a: memref<2x4x8xf32, strided<[64, 16, 1]>>, %b: memref<
 
 // -----
 
-// Left alone: a column stride (rows not contiguous), rows under 16 bytes, a dynamic shape.
+// Left alone: a column stride (rows not contiguous), rows under 16 bytes, rows over 256 bytes
+// (a memcpy LLVM would call rather than inline), a dynamic shape.
 // CHECK-LABEL: func.func @left_alone
-// CHECK-COUNT-3: linalg.copy
+// CHECK-COUNT-4: linalg.copy
 // CHECK-NOT: memref.copy
 func.func @left_alone(%a: memref<8x8xf32, strided<[1, 8]>>, %b: memref<8x8xf32>,
                       %c: memref<64x2xf32, strided<[4, 1]>>, %d: memref<64x2xf32>,
+                      %g: memref<4x128xf32, strided<[256, 1]>>, %h: memref<4x128xf32>,
                       %e: memref<?x8xf32>, %f: memref<?x8xf32>) {
   linalg.copy ins(%a : memref<8x8xf32, strided<[1, 8]>>) outs(%b : memref<8x8xf32>)
   linalg.copy ins(%c : memref<64x2xf32, strided<[4, 1]>>) outs(%d : memref<64x2xf32>)
+  linalg.copy ins(%g : memref<4x128xf32, strided<[256, 1]>>) outs(%h : memref<4x128xf32>)
   linalg.copy ins(%e : memref<?x8xf32>) outs(%f : memref<?x8xf32>)
   return
 }

@@ -94,7 +94,7 @@ def CopyContiguousRowsAsMemcpy
   let summary = "Copy tiles whose rows are contiguous a row at a time with memcpy";
   let description = [{
     A static `linalg.copy` of rank >= 2 whose source and destination both have unit-stride
-    rows of at least 16 bytes becomes loops over the rows, each a `memref.copy` of the two
+    rows of 16 to 256 bytes (what LLVM inlines as at most 8 vector moves) becomes loops over the rows, each a `memref.copy` of the two
     rows as 1-D contiguous views: `llvm.memcpy` of a known size, which LLVM inlines as vector
     moves. As loops of scalar loads and stores, a short row is unrolled fully and then not
     vectorized (the two buffers might overlap), one scalar move per element.
