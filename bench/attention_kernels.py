@@ -40,10 +40,23 @@ def attention_forward_kernel(Q, K, V, O, stride_head, stride_seq, seq_len, sm_sc
     tl.store(O + base + rows[:, None] * stride_seq + dims[None, :], out.to(O.dtype.element_ty))
 
 
-def attention(q, k, v, out, causal, block_m=64, block_n=64):
+# Blocks for a CPU core, autotuned as the tutorial autotunes its own: 64 or 128 queries a program, 64 or 128
+# keys a step (larger blocks give the products longer runs; causal rows waste more of a larger block).
+ATTENTION_CONFIGS = [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn}) for bm, bn in ((64, 64), (128, 64), (128, 128))]
+autotuned_attention_forward_kernel = triton.autotune(configs=ATTENTION_CONFIGS, key=["seq_len", "HEAD_DIM", "CAUSAL"])(
+    attention_forward_kernel)
+
+
+def attention(q, k, v, out, causal, block_m=None, block_n=None):
     """out = softmax(q k^T / sqrt(d)) v for contiguous [batch, heads, seq, head_dim] tensors, seq a multiple
-    of the blocks."""
+    of the blocks (of 128 when they are autotuned, as they are unless given); returns the blocks that ran."""
     batch, heads, seq, dim = q.shape
+    args = (q, k, v, out, seq * dim, dim, seq, 1.0 / math.sqrt(dim))
+    if block_m is None:
+        grid = lambda meta: (seq // meta["BLOCK_M"], batch * heads)  # noqa: E731
+        autotuned_attention_forward_kernel[grid](*args, HEAD_DIM=dim, CAUSAL=causal)
+        config = autotuned_attention_forward_kernel.best_config.kwargs
+        return config["BLOCK_M"], config["BLOCK_N"]
     grid = (seq // block_m, batch * heads)
-    attention_forward_kernel[grid](q, k, v, out, seq * dim, dim, seq, 1.0 / math.sqrt(dim), HEAD_DIM=dim,
-                                   BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=causal)
+    attention_forward_kernel[grid](*args, HEAD_DIM=dim, BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=causal)
+    return block_m, block_n

@@ -6,7 +6,8 @@
 
 GFLOP/s counts the two products, 4 * batch * heads * seq^2 * head_dim (half of it when causal); `ratio`
 is tritium / torch. Both run on the same [batch=1, heads=4, seq, head_dim] CPU tensors at the same
-thread count; results are checked against an fp32 reference first.
+thread count; results are checked against an fp32 reference first. tritium's blocks are autotuned over
+bench/attention_kernels.py's configs (`tritium blocks` says which ran).
 """
 
 import functools
@@ -23,14 +24,15 @@ from timing import median_seconds  # noqa: E402
 
 HEADS = 4
 sdpa = torch.nn.functional.scaled_dot_product_attention
+BLOCKS = {}  # (dtype, seq, head dim, causal, threads) -> the autotuned BLOCK_MxBLOCK_N
 
 
 @functools.lru_cache(maxsize=1)  # perf_report measures every line at one length before the next length
-def checked_inputs(dtype, seq, dim, causal):
+def checked_inputs(dtype, seq, dim, causal, threads):
     g = torch.Generator().manual_seed(0)
     q, k, v = (torch.randn(1, HEADS, seq, dim, generator=g).to(getattr(torch, dtype)) for _ in range(3))
     out = torch.empty_like(q)
-    attention_kernels.attention(q, k, v, out, causal)
+    BLOCKS[(dtype, seq, dim, causal, threads)] = "x".join(map(str, attention_kernels.attention(q, k, v, out, causal)))
     expected = sdpa(q.float(), k.float(), v.float(), is_causal=causal)
     tol = 1e-4 if dtype == "float32" else 3e-2
     torch.testing.assert_close(out.float(), expected, rtol=tol, atol=tol)
@@ -38,7 +40,7 @@ def checked_inputs(dtype, seq, dim, causal):
 
 
 def measure(provider, seq, dtype, head_dim, causal, threads):
-    q, k, v, out = checked_inputs(dtype, seq, head_dim, causal)
+    q, k, v, out = checked_inputs(dtype, seq, head_dim, causal, threads)
     flops = 4 * HEADS * seq * seq * head_dim / (2 if causal else 1)
     if provider == "tritium":
         return flops / median_seconds(lambda: attention_kernels.attention(q, k, v, out, causal)) / 1e9
@@ -66,9 +68,12 @@ def main():
         tables.append(report.run(measure, benches, args.save_path))
     table = pd.concat(tables, ignore_index=True)
     table["ratio"] = table["tritium"] / table["torch sdpa"]
+    table["tritium blocks"] = [BLOCKS[key] for key in zip(table["dtype"], table["seq"], table["head_dim"],
+                                                           table["causal"], table["threads"])]
     table["causal"] = table["causal"].map({False: "no", True: "yes"})
     report.print_table("fused attention forward", "GFLOP/s", table.rename(columns={"head_dim": "head dim"}),
-                       ["dtype", "seq", "head dim", "causal", "threads", "tritium", "torch sdpa", "ratio"],
+                       ["dtype", "seq", "head dim", "causal", "threads", "tritium", "torch sdpa", "ratio",
+                        "tritium blocks"],
                        formats={"seq": "{:.0f}", "tritium": "{:.1f}", "torch sdpa": "{:.1f}", "ratio": "{:.2f}"})
     tritium.set_num_threads(cores)
     torch.set_num_threads(cores)
