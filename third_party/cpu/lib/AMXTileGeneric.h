@@ -19,6 +19,12 @@
 
 namespace tritium::cpu {
 
+/// Rows of an AMX tile, and the columns of a C tile (16 x 32-bit lanes of 64 bytes).
+constexpr int64_t kAMXTileRows = 16;
+/// Tile steps (16 K groups each) a C tile sums between its load and its store: the tile pass's
+/// run length, and the run the merge pass unrolls a kernel's K loop to give it.
+constexpr int64_t kAMXStepsPerCRoundTrip = 8;
+
 /// One product of a tile generic: A grouped [M, K/g, g] and B packed.
 struct AMXTileProduct {
   mlir::Value groupedA, packedB;

@@ -37,10 +37,9 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
-/// Rows and columns of a C tile (16 x 32-bit lanes of 64 bytes).
-constexpr int64_t kTileRows = 16;
+constexpr int64_t kTileRows = kAMXTileRows;
 /// K steps summed between loading and storing the C tiles (an unrolled run of tile ops).
-constexpr int64_t kStepsPerChunk = 8;
+constexpr int64_t kStepsPerChunk = kAMXStepsPerCRoundTrip;
 
 Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);

@@ -29,9 +29,8 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
-/// Tile steps (16 K groups each) a C tile should sum between its load and its store: the
-/// tile pass's run length.
-constexpr int64_t kTargetSteps = 8;
+/// Tile steps a C tile should sum between its load and its store: the tile pass's run length.
+constexpr int64_t kTargetSteps = kAMXStepsPerCRoundTrip;
 
 /// The iter_arg position whose value `op` updates (init is the iter_arg, result is yielded
 /// there and nothing else reads either), or nothing.
@@ -48,10 +47,10 @@ std::optional<unsigned> accumulatedPosition(linalg::GenericOp op, scf::ForOp loo
   return position;
 }
 
-/// Tile steps of one product of `op`: its K groups over 16.
+/// Tile steps of one product of `op`: its K groups over a tile's rows.
 int64_t tileSteps(linalg::GenericOp op) {
   auto grouped = cast<ShapedType>(op.getDpsInputs()[0].getType());
-  return grouped.getDimSize(1) / 16;
+  return grouped.getDimSize(1) / kAMXTileRows;
 }
 
 /// In `loop` (unrolled), replaces the chain of marked generics yielded at `position` (each
@@ -88,7 +87,7 @@ struct MergeAMXMatmulsAcrossKIterationsPass
     // positions of the accumulators tile generics update.
     llvm::MapVector<scf::ForOp, std::pair<int64_t, SmallVector<unsigned>>> loops;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (!op->hasAttr(kAMXTilesAttrName) || amxTileProducts(op).size() != 1)
+      if (!op->hasAttr(kAMXTilesAttrName) || op.getNumDpsInputs() != 2) // one product
         return;
       auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
       if (!loop)
