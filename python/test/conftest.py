@@ -193,26 +193,47 @@ def math_unary_kernel(x_ptr, out_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def atomic_rmw_kernel(ptr, val_ptr, old_ptr, n, KIND: tl.constexpr, ADDRESSES: tl.constexpr, BLOCK: tl.constexpr):
+def atomic_rmw_kernel(ptr, val_ptr, old_ptr, n, KIND: tl.constexpr, ADDRESSES: tl.constexpr, BLOCK: tl.constexpr,
+                      SEM: tl.constexpr = "acq_rel", SCOPE: tl.constexpr = "gpu"):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     val = tl.load(val_ptr + offs, mask=mask)
     target = ptr + offs % ADDRESSES
     if KIND == "and":
-        old = tl.atomic_and(target, val, mask=mask)
+        old = tl.atomic_and(target, val, mask=mask, sem=SEM, scope=SCOPE)
     elif KIND == "or":
-        old = tl.atomic_or(target, val, mask=mask)
+        old = tl.atomic_or(target, val, mask=mask, sem=SEM, scope=SCOPE)
     elif KIND == "xor":
-        old = tl.atomic_xor(target, val, mask=mask)
+        old = tl.atomic_xor(target, val, mask=mask, sem=SEM, scope=SCOPE)
     elif KIND == "max":
-        old = tl.atomic_max(target, val, mask=mask)
+        old = tl.atomic_max(target, val, mask=mask, sem=SEM, scope=SCOPE)
     elif KIND == "min":
-        old = tl.atomic_min(target, val, mask=mask)
+        old = tl.atomic_min(target, val, mask=mask, sem=SEM, scope=SCOPE)
     elif KIND == "add":
-        old = tl.atomic_add(target, val, mask=mask)
+        old = tl.atomic_add(target, val, mask=mask, sem=SEM, scope=SCOPE)
     else:
-        old = tl.atomic_xchg(target, val, mask=mask)
+        old = tl.atomic_xchg(target, val, mask=mask, sem=SEM, scope=SCOPE)
     tl.store(old_ptr + offs, old, mask=mask)
+
+
+def atomic_rmw_reference(kind, initial, vals, addresses):
+    """What atomic_rmw_kernel leaves in `initial` (a copy): lane i of `vals` goes to address i % addresses."""
+    out = initial.clone()
+    for lane in range(addresses):
+        for v in vals[lane::addresses]:
+            if kind == "add":
+                out[lane] += v
+            elif kind == "max":
+                out[lane] = torch.maximum(out[lane], v)
+            elif kind == "min":
+                out[lane] = torch.minimum(out[lane], v)
+            elif kind == "and":
+                out[lane] &= v
+            elif kind == "or":
+                out[lane] |= v
+            elif kind == "xor":
+                out[lane] ^= v
+    return out
 
 
 def pytest_terminal_summary(terminalreporter):

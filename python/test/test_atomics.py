@@ -5,27 +5,7 @@ import torch
 import triton
 import triton.language as tl
 
-from conftest import atomic_rmw_kernel, random_tensor
-
-
-def _reference(kind, initial, vals):
-    out = initial.clone()
-    for lane in range(4):
-        lane_vals = vals[lane::4]
-        for v in lane_vals:
-            if kind == "add":
-                out[lane] += v
-            elif kind == "max":
-                out[lane] = torch.maximum(out[lane], v)
-            elif kind == "min":
-                out[lane] = torch.minimum(out[lane], v)
-            elif kind == "and":
-                out[lane] &= v
-            elif kind == "or":
-                out[lane] |= v
-            elif kind == "xor":
-                out[lane] ^= v
-    return out
+from conftest import atomic_rmw_kernel, atomic_rmw_reference, random_tensor
 
 
 @pytest.mark.parametrize("kind,dtype", [("add", torch.float32), ("add", torch.int32), ("add", torch.int64),
@@ -43,7 +23,7 @@ def test_contended_atomics(kind, dtype):
     target = initial.clone()
     old = torch.empty(n, dtype=dtype)
     atomic_rmw_kernel[(triton.cdiv(n, 64), )](target, vals, old, n, KIND=kind, ADDRESSES=4, BLOCK=64)
-    torch.testing.assert_close(target, _reference(kind, initial, vals))
+    torch.testing.assert_close(target, atomic_rmw_reference(kind, initial, vals, 4))
 
 
 def test_atomic_xchg_returns_every_old_value_once():

@@ -76,7 +76,8 @@ bool isDeviceRuntimeFunction(StringRef name) {
   return llvm::is_contained({StringRef(device_runtime::kPrintInt),
                              StringRef(device_runtime::kPrintFloat),
                              StringRef(device_runtime::kAssertFail),
-                             StringRef(device_runtime::kNanoseconds)},
+                             StringRef(device_runtime::kNanoseconds),
+                             StringRef(device_runtime::kLaunchRunsAlone)},
                             name);
 }
 

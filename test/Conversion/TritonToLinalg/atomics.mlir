@@ -2,6 +2,7 @@
 
 // One atomic instruction per element, under the element's mask; masked-off lanes yield 0.
 // CHECK-LABEL: func.func @atomic_rmw_masked
+// CHECK-NOT: tritium_launch_runs_alone
 // CHECK: scf.for
 // CHECK: scf.if %{{.+}} -> (f32)
 // CHECK: llvm.atomicrmw fadd %{{.+}}, %{{.+}} acq_rel
@@ -10,6 +11,37 @@
 tt.func @atomic_rmw_masked(%p: tensor<16x!tt.ptr<f32>>, %v: tensor<16xf32>, %m: tensor<16xi1>) -> tensor<16xf32> {
   %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %m : (tensor<16x!tt.ptr<f32>>, tensor<16xf32>, tensor<16xi1>) -> tensor<16xf32>
   tt.return %0 : tensor<16xf32>
+}
+
+// -----
+
+// A relaxed operation of device scope asks once whether its launch runs alone; then each
+// element is a plain load, operation and store, else the atomic instruction.
+// CHECK-LABEL: func.func @atomic_rmw_relaxed_runs_alone
+// CHECK: %[[ANSWER:.+]] = call @tritium_launch_runs_alone() : () -> i32
+// CHECK: %[[ALONE:.+]] = arith.cmpi ne, %[[ANSWER]]
+// CHECK: scf.for
+// CHECK: scf.if %[[ALONE]] -> (i32)
+// CHECK: %[[OLD:.+]] = llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK: %[[NEW:.+]] = arith.maxsi %[[OLD]], %{{.+}} : i32
+// CHECK: llvm.store %[[NEW]], %{{.+}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: scf.yield %[[OLD]]
+// CHECK: } else {
+// CHECK: llvm.atomicrmw max %{{.+}}, %{{.+}} monotonic
+tt.func @atomic_rmw_relaxed_runs_alone(%p: tensor<16x!tt.ptr<i32>>, %v: tensor<16xi32>) -> tensor<16xi32> {
+  %0 = tt.atomic_rmw max, relaxed, gpu, %p, %v : (tensor<16x!tt.ptr<i32>>, tensor<16xi32>) -> tensor<16xi32>
+  tt.return %0 : tensor<16xi32>
+}
+
+// -----
+
+// System scope reaches memory that other processes may share: always atomic.
+// CHECK-LABEL: func.func @atomic_rmw_relaxed_system
+// CHECK-NOT: tritium_launch_runs_alone
+// CHECK: llvm.atomicrmw fadd %{{.+}}, %{{.+}} monotonic
+tt.func @atomic_rmw_relaxed_system(%p: !tt.ptr<f32>, %v: f32) -> f32 {
+  %0 = tt.atomic_rmw fadd, relaxed, sys, %p, %v : (!tt.ptr<f32>, f32) -> f32
+  tt.return %0 : f32
 }
 
 // -----

@@ -1,7 +1,7 @@
 //===- DeviceRuntimeFunctions.h - functions a device runtime provides -----===//
 //
-// The linalg form calls these for tl.device_print, tl.device_assert and the timeout of
-// tl.atomic_poll; every device target
+// The linalg form calls these for tl.device_print, tl.device_assert, the timeout of
+// tl.atomic_poll and relaxed atomic read-modify-writes; every device target
 // defines them (the CPU target in third_party/cpu/lib/Runtime/DeviceLibrary.cpp). Signatures
 // use only i32, i64, f64 and pointers, so any target can implement them.
 //
@@ -23,6 +23,11 @@ inline constexpr const char *kPrintFloat = "tritium_print_float";
 inline constexpr const char *kAssertFail = "tritium_assert_fail";
 /// i64 () — nanoseconds of a monotonic clock.
 inline constexpr const char *kNanoseconds = "tritium_nanoseconds";
+/// i32 () — nonzero when nothing else on the device can touch memory while the calling
+/// program runs: its launch runs one program at a time and no other launch runs beside it.
+/// Relaxed atomics of device scope may then be plain read-modify-writes, which overlap
+/// their cache misses where locked instructions wait for each. A target may always return 0.
+inline constexpr const char *kLaunchRunsAlone = "tritium_launch_runs_alone";
 /// Print indices beyond this rank are dropped.
 inline constexpr unsigned kMaxPrintRank = 3;
 

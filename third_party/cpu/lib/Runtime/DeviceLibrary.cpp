@@ -1,10 +1,11 @@
-//===- DeviceLibrary.cpp - print, assert and clock for CPU kernels --------===//
+//===- DeviceLibrary.cpp - the device runtime functions of CPU kernels ----===//
 //
 // The functions of DeviceRuntimeFunctions.h. Kernels reach them through absolute symbols the
 // loader defines in every kernel's JIT library: this extension's own symbols are hidden.
 //
 //===----------------------------------------------------------------------===//
 
+#include "RunningProgram.h"
 #include "tritium/Conversion/TritonToLinalg/DeviceRuntimeFunctions.h"
 #include "tritium/Target/CPU/OperandTileCache.h"
 #include "tritium/Target/CPU/Runtime.h"
@@ -75,6 +76,8 @@ extern "C" void tritiumAssertFail(const char *message, const char *file, int32_t
                        ": program (" + std::to_string(px) + ", " + std::to_string(py) + ", " +
                        std::to_string(pz) + "): Assertion `" + message + "` failed.";
 }
+
+extern "C" int32_t tritiumLaunchRunsAlone() { return runningProgram().runsAlone ? 1 : 0; }
 
 extern "C" int64_t tritiumNanoseconds() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -152,6 +155,7 @@ std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
       {device_runtime::kPrintFloat, reinterpret_cast<void *>(&tritiumPrintFloat)},
       {device_runtime::kAssertFail, reinterpret_cast<void *>(&tritiumAssertFail)},
       {device_runtime::kNanoseconds, reinterpret_cast<void *>(&tritiumNanoseconds)},
+      {device_runtime::kLaunchRunsAlone, reinterpret_cast<void *>(&tritiumLaunchRunsAlone)},
       {"__truncsfbf2", reinterpret_cast<void *>(&tritiumTruncSFBF2)},
       {"__truncdfbf2", reinterpret_cast<void *>(&tritiumTruncDFBF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&tritiumTruncDFHF2)},

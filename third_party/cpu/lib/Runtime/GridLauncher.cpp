@@ -9,6 +9,10 @@
 // seqlock: it is only written while the word says "closed", and a claim succeeds only if
 // the word did not change since the description was read.
 //
+// A launch on a pool of one thread runs alone (RunningProgram::runsAlone): it holds the pool
+// and, exclusively, `launchesBeside`, which every one-program launch (run without the pool)
+// holds shared; its relaxed atomics may then be plain read-modify-writes.
+//
 // Idle workers spin on the word for a short while after each launch (back-to-back launches,
 // as Inductor's generated code makes, then need no wake-up) and then sleep on a condition
 // variable. The caller runs programs too and returns when every program has finished, so a
@@ -27,6 +31,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <shared_mutex>
 #include <thread>
 #include <vector>
 
@@ -260,6 +265,8 @@ private:
 
 std::mutex poolMutex;
 std::unique_ptr<ThreadPool> pool;
+// Held shared by launches that run beside others, exclusively by a launch that runs alone.
+std::shared_mutex launchesBeside;
 // Every launch gets its own number: what a program cached is valid for its launch only.
 std::atomic<uint64_t> launchCount{0};
 int requestedThreads = 0;
@@ -270,6 +277,7 @@ int requestedThreads = 0;
 void forgetPoolAfterFork() {
   (void)pool.release();
   new (&poolMutex) std::mutex(); // another parent thread may have held it at the fork
+  new (&launchesBeside) std::shared_mutex();
 }
 
 ThreadPool &getPool() {
@@ -296,6 +304,7 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   int64_t total = int64_t(gridX) * gridY * gridZ;
   uint64_t launch = launchCount.fetch_add(1, std::memory_order_relaxed) + 1;
   if (total == 1) {
+    std::shared_lock<std::shared_mutex> beside(launchesBeside);
     runPrograms(entry, args, gridX, gridY, gridZ, 0, 1, launch);
     return;
   }
@@ -303,7 +312,11 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   std::lock_guard<std::mutex> lock(poolMutex);
   ThreadPool &threads = getPool();
   if (threads.size() == 1) {
+    std::unique_lock<std::shared_mutex> alone(launchesBeside);
+    RunningProgram &current = running;
+    current.runsAlone = true;
     runPrograms(entry, args, gridX, gridY, gridZ, 0, total, launch);
+    current.runsAlone = false;
     return;
   }
   for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch)

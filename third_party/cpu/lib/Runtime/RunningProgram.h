@@ -10,12 +10,16 @@
 namespace tritium::cpu {
 
 /// What the calling thread is running: set by the grid launcher around each run of programs
-/// (entry is null between them), read by the fault reporter and the operand tile cache.
+/// (entry is null between them), read by the fault reporter, the operand tile cache and
+/// relaxed atomics.
 struct RunningProgram {
   KernelEntry entry = nullptr;
   int64_t program = 0; // linear id, x fastest
   int32_t gridX = 1, gridY = 1, gridZ = 1;
   uint64_t launch = 0; // distinct for every launch of the process; 0: none yet
+  // The launch runs its programs one after another on this thread and no other launch runs
+  // meanwhile (DeviceRuntimeFunctions.h, kLaunchRunsAlone).
+  bool runsAlone = false;
 };
 
 /// The calling thread's record.
