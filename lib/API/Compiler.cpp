@@ -163,6 +163,7 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
         if (checkBounds)
           pm.addPass(createCheckMemoryBounds());
         pm.addPass(createCarryPointerTileOffsetsAsScalars());
+        pm.addPass(createPeelFirstIterationsTestedInLoops());
         pm.addPass(createIgnoreNaNInIndexReductions());
         pm.addPass(createRecognizeNaNPropagatingMinMaxCombiners());
         pm.addPass(createAccumulateHalfFloatsInF32());

@@ -85,6 +85,22 @@ def CarryPointerTileOffsetsAsScalars
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def PeelFirstIterationsTestedInLoops
+    : Pass<"peel-first-iterations-tested-in-loops", "mlir::ModuleOp"> {
+  let summary = "Run apart the first iteration of an scf.for whose body tests for it";
+  let description = [{
+    Inductor's looped Welford reductions branch on `roffset == 0` in every iteration
+    (`triton_helpers.welford_reduce`): a tensor-valued `scf.if` whose two arms yield different
+    tiles, so the accumulators are copied each iteration instead of updated in place. A loop
+    with constant lower bound and positive constant step whose body compares its induction
+    variable with the lower bound (`arith.cmpi eq`/`ne`) runs its first iteration as a loop of
+    its own (upper bound `min(ub, lb + step)`, so a loop that runs no iteration still runs
+    none), where the comparison is known true, and the rest from `lb + step`, where it is known
+    false; the branches on it fold away.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def IgnoreNaNInIndexReductions : Pass<"ignore-nan-in-index-reductions", "mlir::ModuleOp"> {
   let summary = "argmin/argmax (Triton's value-index combiner) pick the best non-NaN value";
   let description = [{
