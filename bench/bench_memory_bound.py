@@ -146,7 +146,7 @@ def reduction_cases(rows, cols):
     xn = x.numpy()
     out, out2 = torch.empty(rows), torch.empty(rows)
     arg = torch.empty(rows, dtype=torch.int64)
-    colsum = torch.empty(cols)
+    colsum, colvar = torch.empty(cols), torch.empty(cols)
     scanned = torch.empty_like(x)
     n = x.numel() * 4
     return {
@@ -162,6 +162,10 @@ def reduction_cases(rows, cols):
         "argmax over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("argmax", x, arg), torch=lambda: x.argmax(1),
                                  numpy=lambda: xn.argmax(1),
                                  check=lambda: torch.testing.assert_close(arg, x.argmax(1))),
+        "var/mean over columns (Inductor's Welford)": dict(
+            bytes=n, tritium=lambda: mk.var_mean_columns_inductor(x, colsum, colvar),
+            torch=lambda: torch.var_mean(x, 0, correction=0), numpy=lambda: xn.var(0),
+            check=lambda: (_close(colsum, x.mean(0), atol=1e-4), _close(colvar, x.var(0, correction=0), atol=1e-4))),
         "var/mean over rows": dict(bytes=n, tritium=lambda: mk.reduce_rows("var_mean", x, out, out2),
                                    torch=lambda: torch.var_mean(x, 1, correction=0), numpy=lambda: xn.var(1),
                                    check=lambda: _close(out, x.var(1, correction=0), atol=1e-4)),
@@ -170,6 +174,19 @@ def reduction_cases(rows, cols):
                                  check=lambda: torch.testing.assert_close(scanned, torch.cumsum(x, 1), rtol=1e-4,
                                                                           atol=1e-3)),
     }
+
+
+def scatter_cases(lanes):
+    # Inductor's max-pool backward: 2^21 gradients added to the winners of their 2x2 windows (atomics, 16 KB apart).
+    window = torch.randint(0, 4, (lanes, ), dtype=torch.int8)
+    value = torch.randn(lanes)
+    out = torch.zeros(4 * lanes)
+    positions, offsets = mk.scatter_add_inductor_lanes(window)
+    gathered = value[positions]  # torch adds the values in lane order, gathered once beforehand
+    expected = torch.zeros(4 * lanes).index_add_(0, offsets, gathered)
+    return {"scatter-add (Inductor's max-pool backward)": dict(
+        bytes=lanes * (1 + 4 + 2 * 4), setup=out.zero_, tritium=lambda: mk.scatter_add_inductor(window, value, out),
+        torch=lambda: out.index_add_(0, offsets, gathered), numpy=None, check=lambda: _close(out, expected))}
 
 
 def gbps(case, column):
@@ -190,7 +207,7 @@ def copy_bandwidth(nbytes, threads):
 def cases_at(section, dtype, *shape):
     if section == "row":
         return row_cases(*shape, getattr(torch, dtype))
-    return {"elementwise": elementwise_cases, "reduction": reduction_cases}[section](*shape)
+    return {"elementwise": elementwise_cases, "reduction": reduction_cases, "scatter": scatter_cases}[section](*shape)
 
 
 def measure(provider, kernel, section, dtype, threads, size, copy_bytes, **shape):
@@ -250,6 +267,8 @@ def main():
                     [(f"{r}x{c}", r, c, 2 * r * c * 4) for r, c in shapes], threads, only, args.save_path)
     run_section("reductions and scans, float32", "reduction", "float32", x_names,
                 [(f"{r}x{c}", r, c, r * c * 4) for r, c in shapes], threads, only, args.save_path)
+    run_section("scatter-add through relaxed atomics, float32", "scatter", "float32", ["size", "lanes", "copy_bytes"],
+                [("2^21", 1 << 21, 13 << 21)], threads, only, args.save_path)
     tritium.set_num_threads(cores)
     torch.set_num_threads(cores)
 

@@ -1,12 +1,13 @@
 """The memory-bound Triton kernels bench_memory_bound.py measures: elementwise ops, casts,
 int8 dequantization, rotary embeddings (in Inductor's indexing), row kernels (softmax, log-softmax, layer norm forward and backward, RMS norm, cross-entropy,
-GELU + layer norm as Inductor fuses it) and reductions (column sums also as Inductor tiles them), each with a launcher
-taking torch tensors. Written the way Triton's tutorials
+GELU + layer norm as Inductor fuses it), reductions (column sums and var/mean also as Inductor tiles them) and
+Inductor's max-pool backward scatter-add, each with a launcher taking torch tensors. Written the way Triton's tutorials
 and Inductor write them: one program per block of elements or per row."""
 
 import torch
 import triton
 import triton.language as tl
+from torch._inductor.runtime import triton_helpers
 from triton.language.extra import libdevice
 
 ELEMENTWISE_BLOCK = 4096
@@ -259,6 +260,56 @@ def _sum_columns_inductor_kernel(x_ptr, out_ptr, xnumel, r0_numel, XBLOCK: tl.co
 
 
 @triton.jit
+def _var_mean_columns_inductor_kernel(x_ptr, mean_ptr, var_ptr, xnumel, r0_numel, XBLOCK: tl.constexpr,
+                                      R0_BLOCK: tl.constexpr):
+    # As Inductor writes var_mean over a tensor's outer dimension (batch-norm statistics): its own Welford step,
+    # whose first iteration (`roffset == 0`) starts the accumulators, on tiles laid out as in the column sum.
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0 = r0_offset + r0_base
+        r0_mask = r0 < r0_numel
+        v = tl.load(x_ptr + (xindex + xnumel * r0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        mean_next, m2_next, weight_next = triton_helpers.welford_reduce(v, mean, m2, weight, r0_offset == 0)
+        mean = tl.where(r0_mask & xmask, mean_next, mean)
+        m2 = tl.where(r0_mask & xmask, m2_next, m2)
+        weight = tl.where(r0_mask & xmask, weight_next, weight)
+    row_mean, row_m2, row_weight = triton_helpers.welford(mean, m2, weight, 1)
+    tl.store(mean_ptr + xindex, row_mean[:, None], xmask)
+    tl.store(var_ptr + xindex, (row_m2 / row_weight)[:, None], xmask)
+
+
+@triton.jit
+def _scatter_add_inductor_kernel(index_ptr, value_ptr, out_ptr, XBLOCK: tl.constexpr):
+    # Inductor's max-pool backward (2x2 windows) on a channels-last 32x64x64x64 input: each of the pooled
+    # gradients is added, through a relaxed atomic, to the element of its window that won, 16 KB apart from one
+    # lane to the next.
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)
+    x0 = xindex % 2048
+    x1 = xindex // 2048
+    window = tl.load(index_ptr + (64 * x1 + 65536 * (x0 // 64) + x0 % 64))
+    value = tl.load(value_ptr + (64 * x1 + 65536 * (x0 // 64) + x0 % 64))
+    window = tl.where(window < 0, window + 4, window)
+    tl.device_assert((0 <= window) & (window < 4), "index out of bounds: 0 <= window < 4")
+    tl.atomic_add(out_ptr + (window + 2 * (x1 % 32) + 62 * (window // 2) + 128 * (x1 // 32) + 4096 * x0), value,
+                  sem='relaxed')
+
+
+def scatter_add_inductor_lanes(window):
+    """Where each lane of _scatter_add_inductor_kernel reads its window and value, and the element of `out` it adds
+    to (for torch's index_add_)."""
+    xindex = torch.arange(window.numel())
+    x0, x1 = xindex % 2048, xindex // 2048
+    positions = 64 * x1 + 65536 * (x0 // 64) + x0 % 64
+    w = window[positions].long()
+    return positions, w + 2 * (x1 % 32) + 62 * (w // 2) + 128 * (x1 // 32) + 4096 * x0
+
+
+@triton.jit
 def _gelu_layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, n_rows, N: tl.constexpr, XBLOCK: tl.constexpr):
     # Inductor's persistent reduction for layer_norm(gelu(x)): the GELU (erf) feeds both sums and the store.
     rows = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
@@ -297,6 +348,17 @@ def sum_columns_inductor(x, out, xblock=64, r0_block=4):
     """(64, 4): the configuration Inductor's autotuner picks among its reduction configurations."""
     _sum_columns_inductor_kernel[(triton.cdiv(x.shape[1], xblock), )](x, out, x.shape[1], x.shape[0], XBLOCK=xblock,
                                                                       R0_BLOCK=r0_block)
+
+
+def var_mean_columns_inductor(x, mean, var, xblock=64, r0_block=4):
+    """(64, 4): the configuration Inductor's autotuner picks for batch-norm statistics."""
+    _var_mean_columns_inductor_kernel[(triton.cdiv(x.shape[1], xblock), )](x, mean, var, x.shape[1], x.shape[0],
+                                                                           XBLOCK=xblock, R0_BLOCK=r0_block)
+
+
+def scatter_add_inductor(window, value, out, xblock=1024):
+    """window: int8 in [0, 4), value: float32, 2^21 elements each; out: 2^23 float32 (zeroed by the caller)."""
+    _scatter_add_inductor_kernel[(window.numel() // xblock, )](window, value, out, XBLOCK=xblock)
 
 
 def gelu_layer_norm(x, w, b, out, xblock=8):
