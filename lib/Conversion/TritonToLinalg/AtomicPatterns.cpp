@@ -7,9 +7,10 @@
 // element's width. A relaxed read-modify-write of device scope asks the device runtime once
 // whether its launch runs alone (kLaunchRunsAlone) and is then a plain load, operation and
 // store: a locked instruction waits for its cache line where plain accesses overlap their
-// misses (a scatter-add over a strided tile runs ~1.5x faster). atomic_poll spins on an atomic load of each element until it equals the
-// expected value or the timeout (measured from the op's start by the device runtime's
-// monotonic clock) expires; it yields whether the value was seen.
+// misses (Inductor's max-pool backward scatter-add runs 1.6x faster). atomic_poll spins on an
+// atomic load of each element until it equals the expected value or the timeout (measured
+// from the op's start by the device runtime's monotonic clock) expires; it yields whether the
+// value was seen.
 //
 //===----------------------------------------------------------------------===//
 

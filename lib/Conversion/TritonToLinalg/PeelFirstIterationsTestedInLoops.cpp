@@ -83,7 +83,8 @@ bool peelFirstIteration(scf::ForOp loop) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Type boundType = loop.getLowerBound().getType();
-  Value secondLb = arith::ConstantOp::create(b, loc, boundType, b.getIntegerAttr(boundType, second));
+  Value secondLb =
+      arith::ConstantOp::create(b, loc, boundType, b.getIntegerAttr(boundType, second));
   // A loop that runs no iteration must still run none.
   Value firstUb = unsignedBounds
                       ? arith::MinUIOp::create(b, loc, loop.getUpperBound(), secondLb).getResult()
