@@ -11,6 +11,16 @@ def _seed():
     torch.manual_seed(0)
 
 
+@pytest.fixture(params=[1, 2], ids=["1-thread", "2-threads"])
+def threads(request):
+    """tritium's pool at one and at two threads for the test (and as it was after it)."""
+    import tritium
+    previous = tritium.get_num_threads()
+    tritium.set_num_threads(request.param)
+    yield request.param
+    tritium.set_num_threads(previous)
+
+
 def tolerances(dtype):
     """(rtol, atol) for comparing a kernel's result with torch's in `dtype`."""
     return {

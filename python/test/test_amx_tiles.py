@@ -4,6 +4,8 @@ in several, masked edges, operands read in place and from copies (a column-major
 AMX the same kernels take the other paths and must agree just as well; the test that asserts the tile
 instructions are in the code says which it expects from the host's flags."""
 
+import re
+
 import pytest
 import torch
 import triton
@@ -178,3 +180,36 @@ def test_a_transposed_b_is_packed_from_its_rows(int8):
     else:
         assert_within_summation_bound(c, a, x.t(), torch.float32, "a @ x^T")
     assert (("tdpbssd" if int8 else "tdpbf16ps") in kernel.asm["llir"]) == AMX
+
+
+@pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
+def test_b_tiles_packed_once_a_launch(int8, threads):
+    """With 8 rows of programs, the programs of a column find B's tiles in their thread's cache already packed
+    for the tile loads (layout 2: copies made by the first program that needed them); the first program of a
+    thread packs into a buffer of its own. A launch after B changed in place packs again: a copy of an earlier
+    launch is never read as it was."""
+    M, N, K = 256, 128, 256
+    blocks = (32, 64, 64)  # B tiles of 64x64: 8 KB bf16, 4 KB int8, both cached
+    g = torch.Generator().manual_seed(11)
+
+    def operands():
+        if int8:
+            return (torch.randint(-128, 128, (M, K), dtype=torch.int8, generator=g),
+                    torch.randint(-128, 128, (K, N), dtype=torch.int8, generator=g))
+        return torch.randn(M, K, generator=g).bfloat16(), torch.randn(K, N, generator=g).bfloat16()
+
+    def check(c, a, b, what):
+        if int8:
+            assert torch.equal(c, (a.long() @ b.long()).int()), what
+        else:
+            assert_within_summation_bound(c, a, b, torch.float32, what)
+
+    a, b = operands()
+    c, kernel = run(a, b, blocks, int8)
+    check(c, a, b, "first launch")
+    check(run(a, b, blocks, int8)[0], a, b, "the same operands again")
+    b.copy_(operands()[1])  # same address, new values
+    check(run(a, b, blocks, int8)[0], a, b, "B changed in place")
+    packed_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 %d, i64 2," %
+                               (1 if int8 else 2))
+    assert bool(packed_lookup.search(kernel.asm["llir"])) == AMX, "B cached in the packed layout exactly on AMX hosts"

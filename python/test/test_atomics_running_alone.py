@@ -11,14 +11,6 @@ import tritium
 from conftest import atomic_rmw_kernel, atomic_rmw_reference
 
 
-@pytest.fixture(params=[1, 2], ids=["1-thread", "2-threads"])
-def threads(request):
-    previous = tritium.get_num_threads()
-    tritium.set_num_threads(request.param)
-    yield request.param
-    tritium.set_num_threads(previous)
-
-
 @pytest.mark.parametrize("kind,dtype", [("add", torch.float32), ("add", torch.int32), ("add", torch.float16),
                                         ("add", torch.float64), ("max", torch.int32), ("min", torch.int64),
                                         ("max", torch.float32), ("and", torch.int32), ("or", torch.int64),

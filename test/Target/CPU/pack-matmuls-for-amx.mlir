@@ -77,3 +77,37 @@ func.func @bf16_transposed_b(%a: tensor<32x64xbf16>, %x: tensor<32x64xbf16>, %c:
   %0 = linalg.matmul ins(%a, %b : tensor<32x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
   return %0 : tensor<32x32xf32>
 }
+
+// -----
+
+// B read packed by tritium-cpu-read-tiles-in-place ([K/2, N, 2], handed to the matmul through a
+// marked generic that unpacks it): the tile generic reads the packed tile itself, no transpose.
+// A generic like it without the mark is B like any other, packed again.
+// CHECK-LABEL: func.func @b_read_packed
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %arg1 : tensor<32x32x2xbf16>, tensor<32x32x2xbf16>) outs(%arg2 : tensor<32x32xf32>) attrs = {tritium.amx_tiles}
+// CHECK-LABEL: func.func @unmarked_unpack
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<32x2x32xbf16>) outs(%{{.+}} : tensor<32x32x2xbf16>) permutation = [0, 2, 1]
+// CHECK: attrs = {tritium.amx_tiles}
+// NOHOST-LABEL: func.func @b_read_packed
+// NOHOST: linalg.matmul
+#packed_at = affine_map<(d0, d1) -> (d0 floordiv 2, d1, d0 mod 2)>
+#identity = affine_map<(d0, d1) -> (d0, d1)>
+func.func @b_read_packed(%a: tensor<32x64xbf16>, %packed: tensor<32x32x2xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %empty = tensor.empty() : tensor<64x32xbf16>
+  %b = linalg.generic {indexing_maps = [#packed_at, #identity], iterator_types = ["parallel", "parallel"]} ins(%packed : tensor<32x32x2xbf16>) outs(%empty : tensor<64x32xbf16>) attrs = {tritium.unpacked_amx_tile} {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<64x32xbf16>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}
+func.func @unmarked_unpack(%a: tensor<32x64xbf16>, %packed: tensor<32x32x2xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %empty = tensor.empty() : tensor<64x32xbf16>
+  %b = linalg.generic {indexing_maps = [#packed_at, #identity], iterator_types = ["parallel", "parallel"]} ins(%packed : tensor<32x32x2xbf16>) outs(%empty : tensor<64x32xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<64x32xbf16>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}

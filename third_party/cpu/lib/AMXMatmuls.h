@@ -13,6 +13,12 @@
 
 namespace tritium::cpu {
 
+/// Marks the linalg.generic through which a matmul reads, as [K, N], a B tile that
+/// tritium-cpu-read-tiles-in-place read packed ([K/g, N, g]): tritium-cpu-pack-matmuls-for-amx
+/// takes the packed tile instead of packing the matmul's B. (A generic rather than a reshape
+/// of a transpose: elementwise fusion would fold a reshape into the matmul.)
+constexpr llvm::StringLiteral kUnpackedAMXTileAttrName = "tritium.unpacked_amx_tile";
+
 /// Whether `op` is a static bf16 x bf16 -> f32 (with `bf16`) or int8 x int8 -> int32 signed
 /// (with `int8`) matmul on tensors whose shape divides into AMX tiles: M and N multiples of
 /// 16, K of one tile row (64 bytes: 32 bf16, 64 int8).

@@ -40,6 +40,19 @@ namespace {
 /// K elements a 32-bit lane of a tile sums: 2 bf16 or 4 int8.
 int64_t groupOf(Type element) { return element.isBF16() ? 2 : 4; }
 
+/// The packed [K/g, N, g] tile `rhs` unpacks (the marked generic through which
+/// tritium-cpu-read-tiles-in-place hands a B tile it read packed to the matmul), or null.
+Value packedTileOf(Value rhs, int64_t g) {
+  auto unpack = rhs.getDefiningOp<linalg::GenericOp>();
+  if (!unpack || !unpack->hasAttr(kUnpackedAMXTileAttrName) || unpack.getNumDpsInputs() != 1)
+    return nullptr;
+  Value packed = unpack.getDpsInputs()[0];
+  auto type = dyn_cast<RankedTensorType>(packed.getType());
+  if (!type || type.getRank() != 3 || type.getDimSize(2) != g)
+    return nullptr;
+  return packed;
+}
+
 Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1], init = op.getDpsInits()[0];
@@ -53,7 +66,9 @@ Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
       SmallVector<ReassociationIndices>{{0}, {1, 2}});
   Value packedB;
   auto transposed = rhs.getDefiningOp<linalg::TransposeOp>();
-  if (transposed && transposed->hasOneUse() &&
+  if (Value packed = packedTileOf(rhs, g)) {
+    packedB = packed;
+  } else if (transposed && transposed->hasOneUse() &&
       transposed.getPermutation() == ArrayRef<int64_t>{1, 0}) {
     // B = x^T (attention's tl.trans(k), `x @ w.t()`): words of x's rows [N, K/g], then a
     // transpose of 32-bit words (by register blocks) instead of two of 16- or 8-bit values.

@@ -23,9 +23,16 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   // Early returns leave functions with several blocks; bufferization needs one return.
   pm.addPass(createLiftControlFlowToSCFPass());
   pm.addPass(createAddKernelEntry());
+  llvm::StringMap<bool> host = hostCPUFeatures();
+  bool amx = host.lookup("amx-tile") && requestAMXTileData();
+  bool amxBF16 = amx && host.lookup("amx-bf16"), amxInt8 = amx && host.lookup("amx-int8");
   // Operand tiles of matmuls and transposes that are unmasked strided blocks are read where
-  // they lie, not copied (a matmul's B only when its rows are close together).
-  pm.addPass(createReadTilesInPlace());
+  // they lie, not copied (a matmul's B only when its rows are close together; B of an AMX
+  // matmul from a copy packed once a launch).
+  ReadTilesInPlaceOptions readInPlace;
+  readInPlace.amxBF16 = amxBF16;
+  readInPlace.amxInt8 = amxInt8;
+  pm.addPass(createReadTilesInPlace(readInPlace));
   // Masked tile loops: the iterations inside the mask's bound without the test.
   pm.addNestedPass<func::FuncOp>(createSplitLoopsAtMaskBounds());
   // Indices divided by a period (group scales, Inductor's `x // C`, `x % C`): strips in which
@@ -36,9 +43,6 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest
   // of the 16- and 8-bit matmuls become f32 matmuls before their operand conversions are fused.
   // Those AMX tiles take (on hosts that have them and may use them) are left for after fusion.
-  llvm::StringMap<bool> host = hostCPUFeatures();
-  bool amx = host.lookup("amx-tile") && requestAMXTileData();
-  bool amxBF16 = amx && host.lookup("amx-bf16"), amxInt8 = amx && host.lookup("amx-int8");
   MatmulsToDotProductInstructionsOptions dotProducts;
   dotProducts.avx512BF16 = host.lookup("avx512bf16");
   dotProducts.avx512VNNI = host.lookup("avx512vnni");

@@ -152,11 +152,26 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
     `linalg.transpose`) of the view into it when the flag says it is new; where it gave none,
     A is read in place and B is copied into its buffer. Programs of a launch share the copies
     their thread made; a launch never reads another's.
+
+    With `amx-bf16` / `amx-int8`, the B tile of a matmul that
+    tritium-cpu-pack-matmuls-for-amx will give to AMX tiles (`isAMXMatmul`) is cached in
+    AMX's packed layout instead (layout 2: [K/g, N, g], g = 2 bf16 or 4 int8 K neighbours),
+    whether or not its rows are close together: the copy is the pack every program would
+    otherwise do. Where the cache gives no copy the tile is packed into a buffer of its own.
+    The matmul reads `tensor.collapse_shape` of a `linalg.transpose` that unpacks it, which
+    the pack pass takes back to the packed tile.
   }];
+  let options = [
+    Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
+           "Cache the B tiles of bf16 matmuls AMX tiles compute packed">,
+    Option<"amxInt8", "amx-int8", "bool", /*default=*/"false",
+           "Cache the B tiles of int8 matmuls AMX tiles compute packed">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::LLVM::LLVMDialect",
                            "mlir::bufferization::BufferizationDialect",
-                           "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect"];
+                           "mlir::func::FuncDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def SplitLoopsAtMaskBounds
@@ -308,7 +323,8 @@ def PackMatmulsForAMX : Pass<"tritium-cpu-pack-matmuls-for-amx", "mlir::func::Fu
     bf16 into f32, or of int8 into int32 (signed), with M and N multiples of 16 and K of 32
     (bf16) or 64 (int8) becomes a `linalg.generic` over (m, n, K group, position in group)
     marked `tritium.amx_tiles`, reading A as [M, K/g, g] (a view) and B packed once per
-    matmul as [K/g, N, g] (a transpose), or, when B is `linalg.transpose` of x [N, K]
+    matmul as [K/g, N, g] (a transpose; none when B is the unpacked form of a tile
+    tritium-cpu-read-tiles-in-place read packed), or, when B is `linalg.transpose` of x [N, K]
     (`tl.trans(k)`), as 32-bit words of g K neighbours [K/g, N] built along x's rows and
     transposed as words. The generic computes the matmul as written:
     tritium-cpu-matmuls-to-amx-tiles turns it into tile instructions after bufferization, and
