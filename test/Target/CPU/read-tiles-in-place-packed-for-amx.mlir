@@ -155,3 +155,41 @@ func.func @store_first(%b: !llvm.ptr, %out: !llvm.ptr, %stride: i32, %a: tensor<
   %product = linalg.matmul ins(%a, %tile : tensor<16x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %product : tensor<16x32xf32>
 }
+
+// -----
+
+// The int8 A tile of a matmul AMX tiles compute is read where it lies when whole, like a bf16
+// one (its fill kept for the rest); without AMX an int8 A tile keeps its fill.
+// CHECK-LABEL: func.func @int8_a_tile
+// CHECK: %[[VIEW:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<16x64xi8, strided<[?, 1]>>
+// CHECK: %[[A:.+]] = scf.if %{{.+}} -> (memref<16x64xi8, strided<[?, 1]>>) {
+// CHECK:   scf.yield %[[VIEW]]
+// CHECK: } else {
+// CHECK:       llvm.load %{{.+}} : !llvm.ptr -> i8
+// CHECK: bufferization.to_tensor %[[A]] restrict : memref<16x64xi8, strided<[?, 1]>>
+// NOAMX-LABEL: func.func @int8_a_tile
+// NOAMX-NOT: unrealized_conversion_cast
+// NOAMX: bufferization.to_tensor %{{.+}} restrict writable : memref<16x64xi8>
+func.func @int8_a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %b: tensor<64x16xi8>,
+                       %c: tensor<16x16xi32>) -> tensor<16x16xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %buffer = memref.alloc() : memref<16x64xi8>
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c64 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row = arith.addi %row0, %i32 : i32
+      %row_offset = arith.muli %row, %stride : i32
+      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+      %value = llvm.load %address {alignment = 1 : i64} : !llvm.ptr -> i8
+      memref.store %value, %buffer[%i, %j] : memref<16x64xi8>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<16x64xi8> to tensor<16x64xi8>
+  %product = linalg.matmul ins(%tile, %b : tensor<16x64xi8>, tensor<64x16xi8>) outs(%c : tensor<16x16xi32>) -> tensor<16x16xi32>
+  return %product : tensor<16x16xi32>
+}

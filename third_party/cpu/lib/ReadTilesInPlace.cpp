@@ -715,14 +715,19 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   MemRefType type = buffer.getType();
   // Tiles of 16-bit floats (bf16, fp16) only as matmul operands in row-major blocks: their
   // consumers pack or widen them, reading each element once; transposes by register blocks
-  // take 32- and 64-bit elements. (int8 tiles, a quarter of f32's bytes, gained nothing: on an
-  // AMX host 1024^3 and 2048^3 ran 0-12% slower with B from the cached copy.)
+  // take 32- and 64-bit elements. int8 tiles only for AMX's tiles (below): elsewhere, a
+  // quarter of f32's bytes, they gained nothing (on an AMX host 1024^3 and 2048^3 ran 0-12%
+  // slower with B from the cached copy as it lies).
   bool wide = isa<Float32Type, Float64Type>(type.getElementType());
   bool half = isa<BFloat16Type, Float16Type>(type.getElementType());
   // B of a matmul AMX tiles compute (bf16 or int8) is cached packed: the copy is the pack.
   int64_t packGroup =
       role == TileUse::MatmulRhs ? amxPackGroup(consumer, amxBF16, amxInt8) : 0;
-  bool readable = wide || (half && role != TileUse::TransposeInput);
+  // A of an int8 matmul AMX tiles compute: the tile loads read its rows where they lie (or
+  // from the cached copy) like a bf16 A's, instead of the copy each program filled (one
+  // thread, 1024^3 ~1250 -> ~1435 GOP/s, 2048^3 ~1170 -> ~1525).
+  bool amxInt8A = role == TileUse::MatmulLhs && amxPackGroup(consumer, false, amxInt8);
+  bool readable = wide || (half && role != TileUse::TransposeInput) || amxInt8A;
   if (type.getRank() != 2 || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
       !(readable || packGroup))
     return;

@@ -158,8 +158,9 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
     AMX's packed layout instead (layout 2: [K/g, N, g], g = 2 bf16 or 4 int8 K neighbours),
     whether or not its rows are close together: the copy is the pack every program would
     otherwise do. Where the cache gives no copy the tile is packed into a buffer of its own.
-    The matmul reads `tensor.collapse_shape` of a `linalg.transpose` that unpacks it, which
-    the pack pass takes back to the packed tile.
+    The matmul reads it through a `linalg.generic` marked `tritium.unpacked_amx_tile` that
+    unpacks it, which the pack pass takes back. With `amx-int8`, the int8 A tile of such a
+    matmul is read in place (or from the cached copy) like a bf16 one.
   }];
   let options = [
     Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
