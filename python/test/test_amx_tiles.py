@@ -213,3 +213,29 @@ def test_b_tiles_packed_once_a_launch(int8, threads):
     packed_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 %d, i64 2," %
                                (1 if int8 else 2))
     assert bool(packed_lookup.search(kernel.asm["llir"])) == AMX, "B cached in the packed layout exactly on AMX hosts"
+
+
+@triton.jit
+def scaled_products_matmul(a_ptr, b_ptr, c_ptr, K, M: tl.constexpr, N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BLOCK_K)
+    acc = tl.zeros((M, N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        product = tl.dot(a, b)  # no accumulator: C starts from zero every iteration
+        acc += product * (k // BLOCK_K + 1)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+def test_a_dot_without_accumulator_starts_from_zero():
+    """A product without accumulator (attention's q k^T) starts its C tiles from tilezero, not from zeros
+    stored and loaded again; each iteration's product must still start from zero."""
+    M, N, K, BLOCK_K = 64, 64, 256, 64
+    g = torch.Generator().manual_seed(3)
+    a, b = torch.randn(M, K, generator=g).bfloat16(), torch.randn(K, N, generator=g).bfloat16()
+    c = torch.empty(M, N)
+    kernel = scaled_products_matmul[(1, )](a, b, c, K, M=M, N=N, BLOCK_K=BLOCK_K)
+    weights = torch.arange(1, K // BLOCK_K + 1).repeat_interleave(BLOCK_K).float()
+    expected = (a.float() * weights) @ b.float()
+    torch.testing.assert_close(c, expected, rtol=1e-3, atol=1e-2)
+    assert ("tilezero" in kernel.asm["llir"]) == AMX

@@ -365,7 +365,10 @@ def MatmulsToAMXTiles : Pass<"tritium-cpu-matmuls-to-amx-tiles", "mlir::func::Fu
     summed 32 bf16 or 64 int8 values at a time, one `amx.tile_load` for each 16-row tile of A
     and of packed B and one `amx.tile_mulf`/`amx.tile_muli` for each 16x16 tile of C; the C
     tiles return to memory every 8 steps of K. A is read where it lies when its rows are
-    contiguous (checked at run time when its layout does not say), else from a copy.
+    contiguous (checked at run time when its layout does not say), else from a copy. When C is
+    a buffer of the function's own that only a zero fill (`memref.copy` of an all-zero
+    constant, `linalg.fill` of zero) touches before the generic, the first run of K starts
+    its C tiles from `amx.tile_zero` and the fill is erased.
   }];
   let dependentDialects = ["mlir::amx::AMXDialect", "mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
