@@ -239,3 +239,57 @@ def test_a_dot_without_accumulator_starts_from_zero():
     expected = (a.float() * weights) @ b.float()
     torch.testing.assert_close(c, expected, rtol=1e-3, atol=1e-2)
     assert ("tilezero" in kernel.asm["llir"]) == AMX
+
+
+@triton.jit
+def key_sums_kernel(a_ptr, x_ptr, c_ptr, N, K: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    INT8: tl.constexpr):
+    """c = sum over the key blocks j of a @ x_j^T; every program reads every tile of x (as attention's programs
+    read every K tile of their head) and stores only at the end (tiles may come from the thread's copies)."""
+    rm, rk, rn = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M), tl.arange(0, K), tl.arange(0, BLOCK_N)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32 if INT8 else tl.float32)
+    for start in range(0, N, BLOCK_N):
+        x = tl.load(x_ptr + (start + rn)[:, None] * K + rk[None, :])
+        if INT8:
+            acc += tl.dot(a, tl.trans(x), out_dtype=tl.int32)
+        else:
+            acc += tl.dot(a, tl.trans(x))
+    tl.store(c_ptr + rm[:, None] * BLOCK_N + rn[None, :], acc)
+
+
+@pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
+def test_transposed_b_tiles_packed_once_a_launch(int8, threads):
+    """B = tl.trans(x) with x's tiles read by every program (attention's q k^T): each thread packs a tile for the
+    tile loads once a launch (layout 3), the first program that meets it into a buffer of its own; a launch
+    after x changed in place packs again."""
+    M, N, K, BLOCK_M, BLOCK_N = 256, 256, 64, 32, 64  # x tiles of 64x64: 8 KB bf16, 4 KB int8
+    g = torch.Generator().manual_seed(13)
+
+    def operand(rows):
+        if int8:
+            return torch.randint(-128, 128, (rows, K), dtype=torch.int8, generator=g)
+        return torch.randn(rows, K, generator=g).bfloat16()
+
+    a, x = operand(M), operand(N)
+    c = torch.empty(M, BLOCK_N, dtype=torch.int32 if int8 else torch.float32)
+
+    def launch():
+        return key_sums_kernel[(M // BLOCK_M, )](a, x, c, N, K=K, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, INT8=int8)
+
+    def check(what):
+        launch()
+        # The sum of products over the key blocks is one product over K * N / BLOCK_N.
+        a_wide, x_wide = a.repeat(1, N // BLOCK_N), torch.cat(x.split(BLOCK_N), dim=1)
+        if int8:
+            assert torch.equal(c, (a_wide.long() @ x_wide.long().t()).int()), what
+        else:
+            assert_within_summation_bound(c, a_wide, x_wide.t(), torch.float32, what)
+
+    check("first launch")
+    check("the same operands again")
+    x.copy_(operand(N))
+    check("x changed in place")
+    packed_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 %d, i64 3," %
+                               (1 if int8 else 2))
+    assert bool(packed_lookup.search(launch().asm["llir"])) == AMX, "x's tiles cached packed exactly on AMX hosts"

@@ -193,3 +193,47 @@ func.func @int8_a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %b: tensor<64x16
   %product = linalg.matmul ins(%tile, %b : tensor<16x64xi8>, tensor<64x16xi8>) outs(%c : tensor<16x16xi32>) -> tensor<16x16xi32>
   return %product : tensor<16x16xi32>
 }
+
+// -----
+
+// B = tl.trans(x) of a bf16 matmul AMX tiles compute (attention's q k^T): x's tile [N, K] is
+// cached packed as its transpose (layout 3), packed from its [N, K/2, 2] view; the transpose
+// is replaced by the marked generic that unpacks the packed tile. Without AMX the tile keeps
+// its fill and the transpose stays.
+// CHECK-LABEL: func.func @transposed_b_tile
+// CHECK: %[[OWN:.+]] = memref.alloc() : memref<32x32x2xbf16>
+// CHECK: func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c64_i64, %c2_i64, %c3_i64, %{{.+}})
+// CHECK: %[[GROUPED:.+]] = memref.expand_shape %{{.+}} {{\[\[}}0], [1, 2]] output_shape [32, 32, 2] : memref<32x64xbf16, strided<[?, 1]>> into memref<32x32x2xbf16, strided<[?, 2, 1]>>
+// CHECK: linalg.transpose ins(%[[GROUPED]] : {{.+}}) outs(%{{.+}} : memref<32x32x2xbf16>) permutation = [1, 0, 2]
+// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32x2xbf16, strided<[?, 2, 1]>>) outs(%[[OWN]] : memref<32x32x2xbf16>) permutation = [1, 0, 2]
+// CHECK-NOT: linalg.transpose ins(%{{.+}} : tensor
+// CHECK: %[[B:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<32x32x2xbf16>) outs(%{{.+}} : tensor<64x32xbf16>) attrs = {tritium.unpacked_amx_tile}
+// CHECK: linalg.matmul ins(%{{.+}}, %[[B]] : tensor<16x64xbf16>, tensor<64x32xbf16>)
+// NOAMX-LABEL: func.func @transposed_b_tile
+// NOAMX-NOT: tritium.unpacked_amx_tile
+// NOAMX: linalg.transpose ins(%{{.+}} : tensor<32x64xbf16>)
+func.func @transposed_b_tile(%x: !llvm.ptr, %stride: i32, %a: tensor<16x64xbf16>,
+                             %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %buffer = memref.alloc() : memref<32x64xbf16>
+  scf.for %i = %c0 to %c32 step %c1 {
+    scf.for %j = %c0 to %c64 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %row_offset = arith.muli %i32, %stride : i32
+      %row_start = llvm.getelementptr %x[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
+      %j32 = arith.index_cast %j : index to i32
+      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
+      %bits = llvm.load %address {alignment = 2 : i64} : !llvm.ptr -> i16
+      %value = arith.bitcast %bits : i16 to bf16
+      memref.store %value, %buffer[%i, %j] : memref<32x64xbf16>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<32x64xbf16> to tensor<32x64xbf16>
+  %empty = tensor.empty() : tensor<64x32xbf16>
+  %b = linalg.transpose ins(%tile : tensor<32x64xbf16>) outs(%empty : tensor<64x32xbf16>) permutation = [1, 0]
+  %product = linalg.matmul ins(%a, %b : tensor<16x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %product : tensor<16x32xf32>
+}

@@ -38,7 +38,9 @@
 // not already do, and the programs of a column after it skip the pack. One thread, 256x128x64
 // blocks: bf16 1024^3 ~745 -> ~820 GFLOP/s, 2048^3 ~785 -> ~880, 64x4096x4096 445 -> 543;
 // int8 1024^3 ~1165 -> ~1240 GOP/s, 16x4096x4096 ~275 -> ~365 (a B read once packs straight
-// from memory instead of through a copy).
+// from memory instead of through a copy). The same holds for a tile whose transpose is such a
+// B (attention's `tl.trans(k)`, read by every program of its head): bf16 attention forward,
+// seq 4096, one thread, head dim 128 ~490 -> ~545 GFLOP/s, 64 ~360 -> ~390.
 //
 // The buffer's fill is a loop nest over the tile (perhaps one branch of an `scf.if`, the
 // other handling a `%` wrap) whose address is a linear function of the two induction
@@ -625,34 +627,58 @@ int64_t amxPackGroup(Operation *consumer, bool bf16, bool int8) {
   return 32 / cast<RankedTensorType>(rhs.getType()).getElementTypeBitWidth();
 }
 
-/// Packs the [K, N] tile `source` into `packed` [K/g, N, g]: a transpose of its [K/g, g, N]
-/// view (which LLVM does with vpermt2w).
-void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t group) {
+/// The same for `transpose` (a 2-D `linalg.transpose`, `tl.trans(k)`) whose only use is as B
+/// of such a matmul (attention's q k^T); else 0.
+int64_t amxPackGroupOfTransposedB(Operation *transpose, bool bf16, bool int8) {
+  auto op = dyn_cast<linalg::TransposeOp>(transpose);
+  if (!op || op.getPermutation() != ArrayRef<int64_t>{1, 0} || !op->hasOneUse() ||
+      op->use_begin()->getOperandNumber() != 1)
+    return 0;
+  return amxPackGroup(op->use_begin()->getOwner(), bf16, int8);
+}
+
+/// Packs a B tile into `packed` [K/g, N, g]: from `source` [K, N] by a transpose of its
+/// [K/g, g, N] view (which LLVM does with vpermt2w), or, with `transposedTile`, from `source`
+/// [N, K] (B is its transpose) by a transpose of its [N, K/g, g] view.
+void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t group,
+              bool transposedTile) {
   auto type = cast<MemRefType>(source.getType());
-  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+  int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
+  if (transposedTile) {
+    Value grouped = memref::ExpandShapeOp::create(
+        b, loc, ArrayRef<int64_t>{rows, columns / group, group}, source,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    linalg::TransposeOp::create(b, loc, grouped, packed, ArrayRef<int64_t>{1, 0, 2});
+    return;
+  }
   Value grouped =
-      memref::ExpandShapeOp::create(b, loc, ArrayRef<int64_t>{k / group, group, n}, source,
-                                    SmallVector<ReassociationIndices>{{0, 1}, {2}});
+      memref::ExpandShapeOp::create(b, loc, ArrayRef<int64_t>{rows / group, group, columns},
+                                    source, SmallVector<ReassociationIndices>{{0, 1}, {2}});
   linalg::TransposeOp::create(b, loc, grouped, packed, ArrayRef<int64_t>{0, 2, 1});
 }
 
 /// The B tile of an AMX matmul, read packed: the thread's copy packed once a launch where the
 /// tile is a whole block and the cache gives one, else packed into a buffer of its own (from
 /// the view, or from `buffer` after the fill). The matmul reads the packed tile unpacked by a
-/// marked generic, which tritium-cpu-pack-matmuls-for-amx takes back.
+/// marked generic, which tritium-cpu-pack-matmuls-for-amx takes back. With a `transpose`
+/// (`tl.trans` of the tile), B is the tile's transpose, which the generic replaces.
 void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memref::AllocOp buffer,
-                      Operation *filler, bufferization::ToTensorOp tile, int64_t group) {
+                      Operation *filler, bufferization::ToTensorOp tile, int64_t group,
+                      linalg::TransposeOp transpose) {
   MemRefType tileType = buffer.getType();
   Type element = tileType.getElementType();
-  int64_t k = tileType.getDimSize(0), n = tileType.getDimSize(1);
+  bool transposed = transpose != nullptr;
+  int64_t k = tileType.getDimSize(transposed ? 1 : 0), n = tileType.getDimSize(transposed ? 0 : 1);
   auto packedType = MemRefType::get({k / group, n, group}, element);
   Value own = memref::AllocOp::create(b, loc, packedType);
   auto choice = scf::IfOp::create(b, loc, TypeRange{packedType}, read.condition,
                                   /*withElseRegion=*/true);
 
   b.setInsertionPointToStart(choice.thenBlock());
-  CacheLookup lookup = lookUpCachedTile(b, loc, buffer, read.first, read.rowStride, k, n,
-                                        tileType.getElementTypeBitWidth() / 8, kTilePackedForAMX);
+  CacheLookup lookup = lookUpCachedTile(
+      b, loc, buffer, read.first, read.rowStride, tileType.getDimSize(0), tileType.getDimSize(1),
+      tileType.getElementTypeBitWidth() / 8,
+      transposed ? kTileTransposedPackedForAMX : kTilePackedForAMX);
   auto cached =
       scf::IfOp::create(b, loc, TypeRange{packedType}, lookup.found, /*withElseRegion=*/true);
   b.setInsertionPointToStart(cached.thenBlock());
@@ -663,11 +689,11 @@ void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memre
   auto fill =
       scf::IfOp::create(b, loc, TypeRange{}, isFresh(b, loc, lookup), /*withElseRegion=*/false);
   b.setInsertionPointToStart(fill.thenBlock());
-  packTile(b, loc, read.view, copy, group);
+  packTile(b, loc, read.view, copy, group, transposed);
   b.setInsertionPointAfter(fill);
   scf::YieldOp::create(b, loc, copy);
   b.setInsertionPointToStart(cached.elseBlock());
-  packTile(b, loc, read.view, own, group);
+  packTile(b, loc, read.view, own, group, transposed);
   scf::YieldOp::create(b, loc, own);
   b.setInsertionPointAfter(cached);
   scf::YieldOp::create(b, loc, cached.getResult(0));
@@ -676,7 +702,7 @@ void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memre
   auto yield = scf::YieldOp::create(b, loc, own);
   filler->moveBefore(yield);
   b.setInsertionPoint(yield);
-  packTile(b, loc, buffer.getResult(), own, group);
+  packTile(b, loc, buffer.getResult(), own, group, transposed);
 
   b.setInsertionPoint(tile);
   auto packed = bufferization::ToTensorOp::create(
@@ -686,16 +712,22 @@ void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memre
   AffineExpr row, column;
   bindDims(context, row, column);
   AffineMap packedAt = AffineMap::get(2, 0, {row.floorDiv(group), column, row % group}, context);
-  Value init = tensor::EmptyOp::create(b, loc, tileType.getShape(), element);
+  auto bType = RankedTensorType::get({k, n}, element);
+  Value init = tensor::EmptyOp::create(b, loc, bType.getShape(), element);
   auto unpacked = linalg::GenericOp::create(
-      b, loc, TypeRange{tile.getType()}, ValueRange{packed.getResult()}, ValueRange{init},
+      b, loc, TypeRange{bType}, ValueRange{packed.getResult()}, ValueRange{init},
       ArrayRef<AffineMap>{packedAt, AffineMap::getMultiDimIdentityMap(2, context)},
       SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
       [](OpBuilder &b, Location loc, ValueRange values) {
         linalg::YieldOp::create(b, loc, values[0]);
       });
   unpacked->setAttr(kUnpackedAMXTileAttrName, b.getUnitAttr());
-  tile.replaceAllUsesWith(unpacked.getResult(0));
+  if (transposed) {
+    transpose->replaceAllUsesWith(unpacked->getResults());
+    transpose->erase();
+  } else {
+    tile.replaceAllUsesWith(unpacked.getResult(0));
+  }
   tile->erase();
 }
 
@@ -722,7 +754,9 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   bool half = isa<BFloat16Type, Float16Type>(type.getElementType());
   // B of a matmul AMX tiles compute (bf16 or int8) is cached packed: the copy is the pack.
   int64_t packGroup =
-      role == TileUse::MatmulRhs ? amxPackGroup(consumer, amxBF16, amxInt8) : 0;
+      role == TileUse::MatmulRhs         ? amxPackGroup(consumer, amxBF16, amxInt8)
+      : role == TileUse::TransposeInput ? amxPackGroupOfTransposedB(consumer, amxBF16, amxInt8)
+                                         : 0;
   // A of an int8 matmul AMX tiles compute: the tile loads read its rows where they lie (or
   // from the cached copy) like a bf16 A's, instead of the copy each program filled (one
   // thread, 1024^3 ~1250 -> ~1435 GOP/s, 2048^3 ~1170 -> ~1525).
@@ -737,11 +771,11 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   auto [filler, fill] = *found;
   if (writesGlobalMemoryBetween(filler, consumer))
     return;
-  bool cached = role != TileUse::TransposeInput &&
-                type.getNumElements() * type.getElementTypeBitWidth() / 8 >=
-                    kMinCachedTileBytes &&
-                cachePermission.allows(filler);
-  bool packed = packGroup && cached;
+  bool cacheable =
+      type.getNumElements() * type.getElementTypeBitWidth() / 8 >= kMinCachedTileBytes &&
+      cachePermission.allows(filler);
+  bool cached = role != TileUse::TransposeInput && cacheable;
+  bool packed = packGroup && cacheable;
   if (!packed && !readable)
     return;
 
@@ -766,7 +800,8 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
     return;
   }
   if (packed) {
-    readPackedForAMX(b, loc, *read, buffer, filler, tile, packGroup);
+    readPackedForAMX(b, loc, *read, buffer, filler, tile, packGroup,
+                     dyn_cast<linalg::TransposeOp>(consumer));
     return;
   }
   if (read->transposed && !cached) {

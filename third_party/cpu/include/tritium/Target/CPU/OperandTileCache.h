@@ -25,8 +25,8 @@ namespace tritium::cpu {
 ///
 /// The calling thread's contiguous copy of the tile of `rows` x `columns` elements of
 /// `elementBytes` bytes whose row r starts at `first + r * rowStride` elements, as `layout`
-/// (0: as it lies, 1: transposed, 2: packed for AMX, below) in rows of the copy; 64-byte
-/// aligned. `*fill` (an i32) is set
+/// (0: as it lies, 1: transposed, 2 and 3: packed for AMX, below) in rows of the copy;
+/// 64-byte aligned. `*fill` (an i32) is set
 /// to 1 when the copy is new and the caller must write it before reading, else to 0. Null the
 /// first time the thread looks the tile up in a launch (a tile read once is not worth a copy),
 /// when the tile is too large and when the cache is disabled (`TRITIUM_TILE_CACHE_MB=0`): the
@@ -40,6 +40,9 @@ inline constexpr int64_t kTileTransposed = 1;
 /// A B tile [K, N] of an AMX matmul as the tile loads read it: [K/g, N, g], the g = 4 /
 /// elementBytes K neighbours of each column together (tritium-cpu-pack-matmuls-for-amx).
 inline constexpr int64_t kTilePackedForAMX = 2;
+/// The same for a B that is the tile's transpose (attention's `tl.trans(k)`): the tile
+/// [N, K] as [K/g, N, g].
+inline constexpr int64_t kTileTransposedPackedForAMX = 3;
 
 /// Tiles smaller than this are read as they lie: the lookup would cost more than it saves.
 inline constexpr int64_t kMinCachedTileBytes = 4096;

@@ -159,8 +159,10 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
     whether or not its rows are close together: the copy is the pack every program would
     otherwise do. Where the cache gives no copy the tile is packed into a buffer of its own.
     The matmul reads it through a `linalg.generic` marked `tritium.unpacked_amx_tile` that
-    unpacks it, which the pack pass takes back. With `amx-int8`, the int8 A tile of such a
-    matmul is read in place (or from the cached copy) like a bf16 one.
+    unpacks it, which the pack pass takes back. A tile whose `linalg.transpose` is B of such a
+    matmul (`tl.trans(k)` in attention) is cached as that B packed (layout 3), and the
+    generic replaces the transpose. With `amx-int8`, the int8 A tile of such a matmul is read
+    in place (or from the cached copy) like a bf16 one.
   }];
   let options = [
     Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
