@@ -182,12 +182,14 @@ def test_a_transposed_b_is_packed_from_its_rows(int8):
     assert (("tdpbssd" if int8 else "tdpbf16ps") in kernel.asm["llir"]) == AMX
 
 
+@pytest.mark.parametrize("column_major_b", [False, True], ids=["B", "w.t()"])
 @pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
-def test_b_tiles_packed_once_a_launch(int8, threads):
+def test_b_tiles_packed_once_a_launch(int8, column_major_b, threads):
     """With 8 rows of programs, the programs of a column find B's tiles in their thread's cache already packed
-    for the tile loads (layout 2: copies made by the first program that needed them); the first program of a
-    thread packs into a buffer of its own. A launch after B changed in place packs again: a copy of an earlier
-    launch is never read as it was."""
+    for the tile loads (layout 2: copies made by the first program that needed them; layout 3 for a column-major
+    B, `x @ w.t()` with an nn.Linear weight, packed from w's rows); the first program of a thread packs into a
+    buffer of its own. A launch after B changed in place packs again: a copy of an earlier launch is never read
+    as it was."""
     M, N, K = 256, 128, 256
     blocks = (32, 64, 64)  # B tiles of 64x64: 8 KB bf16, 4 KB int8, both cached
     g = torch.Generator().manual_seed(11)
@@ -205,13 +207,15 @@ def test_b_tiles_packed_once_a_launch(int8, threads):
             assert_within_summation_bound(c, a, b, torch.float32, what)
 
     a, b = operands()
+    if column_major_b:
+        b = b.t().contiguous().t()
     c, kernel = run(a, b, blocks, int8)
     check(c, a, b, "first launch")
     check(run(a, b, blocks, int8)[0], a, b, "the same operands again")
     b.copy_(operands()[1])  # same address, new values
     check(run(a, b, blocks, int8)[0], a, b, "B changed in place")
-    packed_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 %d, i64 2," %
-                               (1 if int8 else 2))
+    packed_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 %d, i64 %d," %
+                               (1 if int8 else 2, 3 if column_major_b else 2))
     assert bool(packed_lookup.search(kernel.asm["llir"])) == AMX, "B cached in the packed layout exactly on AMX hosts"
 
 

@@ -237,3 +237,46 @@ func.func @transposed_b_tile(%x: !llvm.ptr, %stride: i32, %a: tensor<16x64xbf16>
   %product = linalg.matmul ins(%a, %b : tensor<16x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %product : tensor<16x32xf32>
 }
+
+// -----
+
+// A column-major bf16 B tile (`x @ w.t()` with an nn.Linear weight: `base + k + n * stride`):
+// its view [N, K] has B's columns as rows, so it is packed and cached as a transposed tile
+// (layout 3); where the block is not whole, the fill gathers it into its [K, N] buffer, which
+// is packed as a B. Without AMX the tile keeps its fill.
+// CHECK-LABEL: func.func @column_major_b_tile
+// CHECK: %[[OWN:.+]] = memref.alloc() : memref<32x32x2xbf16>
+// CHECK: func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c64_i64, %c2_i64, %c3_i64, %{{.+}})
+// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32x2xbf16, strided<[?, 2, 1]>>) outs(%{{.+}} : memref<32x32x2xbf16>) permutation = [1, 0, 2]
+// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32x2xbf16, strided<[?, 2, 1]>>) outs(%[[OWN]] : memref<32x32x2xbf16>) permutation = [1, 0, 2]
+// CHECK: } else {
+// CHECK:   memref.store %{{.+}}, %[[BUFFER:.+]][%{{.+}}, %{{.+}}] : memref<64x32xbf16>
+// CHECK:   %[[FILLED:.+]] = memref.expand_shape %[[BUFFER]] {{\[\[}}0, 1], [2]] output_shape [32, 2, 32]
+// CHECK:   linalg.transpose ins(%[[FILLED]] : memref<32x2x32xbf16>) outs(%[[OWN]] : memref<32x32x2xbf16>) permutation = [0, 2, 1]
+// CHECK: attrs = {tritium.unpacked_amx_tile}
+// NOAMX-LABEL: func.func @column_major_b_tile
+// NOAMX-NOT: unrealized_conversion_cast
+// NOAMX: bufferization.to_tensor %{{.+}} restrict writable : memref<64x32xbf16>
+func.func @column_major_b_tile(%w: !llvm.ptr, %stride: i32, %a: tensor<16x64xbf16>,
+                               %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %buffer = memref.alloc() : memref<64x32xbf16>
+  scf.for %i = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      %j32 = arith.index_cast %j : index to i32
+      %column_offset = arith.muli %j32, %stride : i32
+      %column_start = llvm.getelementptr %w[%column_offset] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
+      %address = llvm.getelementptr %column_start[%i32] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
+      %bits = llvm.load %address {alignment = 2 : i64} : !llvm.ptr -> i16
+      %value = arith.bitcast %bits : i16 to bf16
+      memref.store %value, %buffer[%i, %j] : memref<64x32xbf16>
+    }
+  }
+  %tile = bufferization.to_tensor %buffer restrict writable : memref<64x32xbf16> to tensor<64x32xbf16>
+  %product = linalg.matmul ins(%a, %tile : tensor<16x64xbf16>, tensor<64x32xbf16>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %product : tensor<16x32xf32>
+}

@@ -161,7 +161,8 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
     The matmul reads it through a `linalg.generic` marked `tritium.unpacked_amx_tile` that
     unpacks it, which the pack pass takes back. A tile whose `linalg.transpose` is B of such a
     matmul (`tl.trans(k)` in attention) is cached as that B packed (layout 3), and the
-    generic replaces the transpose. With `amx-int8`, the int8 A tile of such a matmul is read
+    generic replaces the transpose; so is a column-major B tile (`x @ w.t()`), packed from
+    the rows of its transposed view. With `amx-int8`, the int8 A tile of such a matmul is read
     in place (or from the cached copy) like a bf16 one.
   }];
   let options = [
