@@ -297,3 +297,24 @@ def test_transposed_b_tiles_packed_once_a_launch(int8, threads):
     packed_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 %d, i64 3," %
                                (1 if int8 else 2))
     assert bool(packed_lookup.search(launch().asm["llir"])) == AMX, "x's tiles cached packed exactly on AMX hosts"
+
+
+@pytest.mark.parametrize("int8", [False, True], ids=["bf16", "int8"])
+def test_column_major_b_whose_rows_are_not_whole_words_apart(int8):
+    """A column-major B packs as 32-bit words of its rows only where those rows start whole words apart; a
+    weight whose rows are an odd number of bf16 (or not a multiple of 4 int8) apart takes the fill instead."""
+    M, N, K = 256, 128, 256
+    g = torch.Generator().manual_seed(17)
+    if int8:
+        a = torch.randint(-128, 128, (M, K), dtype=torch.int8, generator=g)
+        w = torch.randint(-128, 128, (N, K + 2), dtype=torch.int8, generator=g)[:, :K]  # rows 258 bytes apart
+    else:
+        a = torch.randn(M, K, generator=g).bfloat16()
+        w = torch.randn(N, K + 1, generator=g).bfloat16()[:, :K]  # rows 257 bf16 apart
+    b = w.t()
+    for _ in range(2):  # the second launch finds the first one's copies, if any were made
+        c, _ = run(a, b, (32, 64, 64), int8)
+        if int8:
+            assert torch.equal(c, (a.long() @ b.long()).int())
+        else:
+            assert_within_summation_bound(c, a, b, torch.float32, "w.t() with odd rows")

@@ -197,15 +197,28 @@ func.func @int8_a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %b: tensor<64x16
 // -----
 
 // B = tl.trans(x) of a bf16 matmul AMX tiles compute (attention's q k^T): x's tile [N, K] is
-// cached packed as its transpose (layout 3), packed from its [N, K/2, 2] view; the transpose
-// is replaced by the marked generic that unpacks the packed tile. Without AMX the tile keeps
-// its fill and the transpose stays.
+// cached packed as its transpose (layout 3), where x's row stride is a whole number of 32-bit
+// words: a K pair of a column of B is a word of a row of x, so the pack is a transpose of the
+// rows' words ([N, K/2] i32 -> [K/2, N] i32, over the packed tile's memory). Where the block is
+// not whole, the fill's buffer is packed the same way. The transpose is replaced by the marked
+// generic that unpacks the packed tile. Without AMX the tile keeps its fill and the transpose.
 // CHECK-LABEL: func.func @transposed_b_tile
+// CHECK: %[[STRIDE:.+]] = arith.extsi %arg1 : i32 to i64
 // CHECK: %[[OWN:.+]] = memref.alloc() : memref<32x32x2xbf16>
-// CHECK: func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c64_i64, %c2_i64, %c3_i64, %{{.+}})
-// CHECK: %[[GROUPED:.+]] = memref.expand_shape %{{.+}} {{\[\[}}0], [1, 2]] output_shape [32, 32, 2] : memref<32x64xbf16, strided<[?, 1]>> into memref<32x32x2xbf16, strided<[?, 2, 1]>>
-// CHECK: linalg.transpose ins(%[[GROUPED]] : {{.+}}) outs(%{{.+}} : memref<32x32x2xbf16>) permutation = [1, 0, 2]
-// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32x2xbf16, strided<[?, 2, 1]>>) outs(%[[OWN]] : memref<32x32x2xbf16>) permutation = [1, 0, 2]
+// CHECK: %[[ODD:.+]] = arith.remsi %[[STRIDE]], %c2_i64 : i64
+// CHECK: %[[WORDS:.+]] = arith.cmpi eq, %[[ODD]], %c0_i64 : i64
+// CHECK: %[[WHOLE:.+]] = arith.andi %{{.+}}, %[[WORDS]] : i1
+// CHECK: scf.if %[[WHOLE]] -> (memref<32x32x2xbf16>) {
+// CHECK:   func.call @tritium_cached_operand_tile(%arg0, %[[STRIDE]], %c32_i64, %c64_i64, %c2_i64, %c3_i64, %{{.+}})
+// CHECK:       arith.divsi %[[STRIDE]], %c2_i64 : i64
+// CHECK:       linalg.transpose ins(%{{.+}} : memref<32x32xi32, strided<[?, 1]>>) outs(%{{.+}} : memref<32x32xi32>) permutation = [1, 0]
+// CHECK:   } else {
+// CHECK:     memref.extract_aligned_pointer_as_index %[[OWN]]
+// CHECK:     linalg.transpose ins(%{{.+}} : memref<32x32xi32, strided<[?, 1]>>) outs(%{{.+}} : memref<32x32xi32>) permutation = [1, 0]
+// CHECK: } else {
+// CHECK:   memref.store %{{.+}}, %[[BUFFER:.+]][%{{.+}}, %{{.+}}] : memref<32x64xbf16>
+// CHECK:   memref.extract_aligned_pointer_as_index %[[BUFFER]]
+// CHECK:   linalg.transpose ins(%{{.+}} : memref<32x32xi32, strided<[?, 1]>>) outs(%{{.+}} : memref<32x32xi32>) permutation = [1, 0]
 // CHECK-NOT: linalg.transpose ins(%{{.+}} : tensor
 // CHECK: %[[B:.+]] = linalg.generic {{.+}} ins(%{{.+}} : tensor<32x32x2xbf16>) outs(%{{.+}} : tensor<64x32xbf16>) attrs = {tritium.unpacked_amx_tile}
 // CHECK: linalg.matmul ins(%{{.+}}, %[[B]] : tensor<16x64xbf16>, tensor<64x32xbf16>)
@@ -241,14 +254,14 @@ func.func @transposed_b_tile(%x: !llvm.ptr, %stride: i32, %a: tensor<16x64xbf16>
 // -----
 
 // A column-major bf16 B tile (`x @ w.t()` with an nn.Linear weight: `base + k + n * stride`):
-// its view [N, K] has B's columns as rows, so it is packed and cached as a transposed tile
-// (layout 3); where the block is not whole, the fill gathers it into its [K, N] buffer, which
-// is packed as a B. Without AMX the tile keeps its fill.
+// its view [N, K] has B's columns as rows, so it is packed as words of those rows and cached as
+// a transposed tile (layout 3); where the block is not whole, the fill gathers it into its
+// [K, N] buffer, which is packed as a B. Without AMX the tile keeps its fill.
 // CHECK-LABEL: func.func @column_major_b_tile
 // CHECK: %[[OWN:.+]] = memref.alloc() : memref<32x32x2xbf16>
 // CHECK: func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c64_i64, %c2_i64, %c3_i64, %{{.+}})
-// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32x2xbf16, strided<[?, 2, 1]>>) outs(%{{.+}} : memref<32x32x2xbf16>) permutation = [1, 0, 2]
-// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32x2xbf16, strided<[?, 2, 1]>>) outs(%[[OWN]] : memref<32x32x2xbf16>) permutation = [1, 0, 2]
+// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32xi32, strided<[?, 1]>>) outs(%{{.+}} : memref<32x32xi32>) permutation = [1, 0]
+// CHECK: linalg.transpose ins(%{{.+}} : memref<32x32xi32, strided<[?, 1]>>) outs(%{{.+}} : memref<32x32xi32>) permutation = [1, 0]
 // CHECK: } else {
 // CHECK:   memref.store %{{.+}}, %[[BUFFER:.+]][%{{.+}}, %{{.+}}] : memref<64x32xbf16>
 // CHECK:   %[[FILLED:.+]] = memref.expand_shape %[[BUFFER]] {{\[\[}}0, 1], [2]] output_shape [32, 2, 32]

@@ -42,7 +42,9 @@
 // B (attention's `tl.trans(k)`, read by every program of its head): bf16 attention forward,
 // seq 4096, one thread, head dim 128 ~490 -> ~545 GFLOP/s, 64 ~360 -> ~390. And for a
 // column-major B (`x @ w.t()` with an nn.Linear weight), whose tile was gathered element by
-// element: bf16 2048^3 at one thread ~325 -> ~820 GFLOP/s, 64x4096x4096 ~120 -> ~170.
+// element. Both are packed as a transpose of the 32-bit words of the view's rows (each word a
+// column's K neighbours), by register blocks. bf16 x @ w.t() at one thread: 1024^3 ~300 ->
+// ~815 GFLOP/s, 64x4096x4096 ~120 -> ~375, 16x4096x4096 ~35 -> ~140.
 //
 // The buffer's fill is a loop nest over the tile (perhaps one branch of an `scf.if`, the
 // other handling a `%` wrap) whose address is a linear function of the two induction
@@ -639,24 +641,40 @@ int64_t amxPackGroupOfTransposedB(Operation *transpose, bool bf16, bool int8) {
   return amxPackGroup(op->use_begin()->getOwner(), bf16, int8);
 }
 
-/// Packs a B tile into `packed` [K/g, N, g]: from `source` [K, N] by a transpose of its
-/// [K/g, g, N] view (which LLVM does with vpermt2w), or, with `transposedTile`, from `source`
-/// [N, K] (B is its transpose) by a transpose of its [N, K/g, g] view.
-void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t group,
-              bool transposedTile) {
+/// Packs the B tile `source` [K, N] into `packed` [K/g, N, g]: a transpose of its [K/g, g, N]
+/// view (which LLVM does with vpermt2w).
+void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t group) {
   auto type = cast<MemRefType>(source.getType());
-  int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
-  if (transposedTile) {
-    Value grouped = memref::ExpandShapeOp::create(
-        b, loc, ArrayRef<int64_t>{rows, columns / group, group}, source,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    linalg::TransposeOp::create(b, loc, grouped, packed, ArrayRef<int64_t>{1, 0, 2});
-    return;
-  }
+  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
   Value grouped =
-      memref::ExpandShapeOp::create(b, loc, ArrayRef<int64_t>{rows / group, group, columns},
-                                    source, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+      memref::ExpandShapeOp::create(b, loc, ArrayRef<int64_t>{k / group, group, n}, source,
+                                    SmallVector<ReassociationIndices>{{0, 1}, {2}});
   linalg::TransposeOp::create(b, loc, grouped, packed, ArrayRef<int64_t>{0, 2, 1});
+}
+
+/// The aligned pointer of `buffer`, a memref of the function's own, as an LLVM pointer.
+Value pointerOf(OpBuilder &b, Location loc, Value buffer) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), bits);
+}
+
+/// Packs the B whose columns are the `n` rows of `k` elements at `first` (`rowStride`
+/// elements apart, a multiple of `group`) into [K/g, N, g] at `packed`: the g K neighbours of a
+/// column are one 32-bit word of a row, so this is a transpose of 32-bit words, which runs by
+/// register blocks (tritium-cpu-transpose-tiles-by-register-blocks) where a transpose of the
+/// [N, K/g, g] view ran element by element.
+void packRowsAsWords(OpBuilder &b, Location loc, Value first, Value rowStride, int64_t n,
+                     int64_t k, Value packed, int64_t group) {
+  MLIRContext *context = b.getContext();
+  Type word = b.getI32Type();
+  auto rowsType = MemRefType::get(
+      {n, k / group}, word, StridedLayoutAttr::get(context, 0, {ShapedType::kDynamic, 1}));
+  Value wordStride = arith::DivSIOp::create(b, loc, rowStride, i64Constant(b, loc, group));
+  Value rows = memrefAt(b, loc, first, rowsType, wordStride);
+  Value columns = memrefAt(b, loc, packed, MemRefType::get({k / group, n}, word),
+                           i64Constant(b, loc, n));
+  linalg::TransposeOp::create(b, loc, rows, columns, ArrayRef<int64_t>{1, 0});
 }
 
 /// The B tile of an AMX matmul, read packed: the thread's copy packed once a launch where the
@@ -678,7 +696,23 @@ void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memre
   ArrayRef<int64_t> viewShape = cast<MemRefType>(read.view.getType()).getShape();
   auto packedType = MemRefType::get({k / group, n, group}, element);
   Value own = memref::AllocOp::create(b, loc, packedType);
-  auto choice = scf::IfOp::create(b, loc, TypeRange{packedType}, read.condition,
+  // A view whose rows are B's columns is packed as 32-bit words of its rows: their starts must
+  // be whole words apart.
+  Value condition = read.condition;
+  if (viewRowsAreColumns) {
+    Value wordsApart = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemSIOp::create(b, loc, read.rowStride, i64Constant(b, loc, group)),
+        i64Constant(b, loc, 0));
+    condition = arith::AndIOp::create(b, loc, condition, wordsApart);
+  }
+  auto packView = [&](Value packed, Value packedPointer) {
+    if (viewRowsAreColumns)
+      packRowsAsWords(b, loc, read.first, read.rowStride, n, k, packedPointer, group);
+    else
+      packTile(b, loc, read.view, packed, group);
+  };
+  auto choice = scf::IfOp::create(b, loc, TypeRange{packedType}, condition,
                                   /*withElseRegion=*/true);
 
   b.setInsertionPointToStart(choice.thenBlock());
@@ -696,11 +730,11 @@ void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memre
   auto fill =
       scf::IfOp::create(b, loc, TypeRange{}, isFresh(b, loc, lookup), /*withElseRegion=*/false);
   b.setInsertionPointToStart(fill.thenBlock());
-  packTile(b, loc, read.view, copy, group, viewRowsAreColumns);
+  packView(copy, lookup.slot);
   b.setInsertionPointAfter(fill);
   scf::YieldOp::create(b, loc, copy);
   b.setInsertionPointToStart(cached.elseBlock());
-  packTile(b, loc, read.view, own, group, viewRowsAreColumns);
+  packView(own, viewRowsAreColumns ? pointerOf(b, loc, own) : Value());
   scf::YieldOp::create(b, loc, own);
   b.setInsertionPointAfter(cached);
   scf::YieldOp::create(b, loc, cached.getResult(0));
@@ -709,7 +743,12 @@ void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memre
   auto yield = scf::YieldOp::create(b, loc, own);
   filler->moveBefore(yield);
   b.setInsertionPoint(yield);
-  packTile(b, loc, buffer.getResult(), own, group, transposed);
+  if (transposed)
+    packRowsAsWords(b, loc, pointerOf(b, loc, buffer.getResult()),
+                    i64Constant(b, loc, tileType.getDimSize(1)), n, k, pointerOf(b, loc, own),
+                    group);
+  else
+    packTile(b, loc, buffer.getResult(), own, group);
 
   b.setInsertionPoint(tile);
   auto packed = bufferization::ToTensorOp::create(
