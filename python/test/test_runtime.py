@@ -61,6 +61,36 @@ def test_thread_count_is_configurable(threads):
         tritium.set_num_threads(previous)
 
 
+@triton.jit
+def count_programs_kernel(counts, work, STEPS: tl.constexpr):
+    # Long enough (a few µs) that the caller shares the grid with the pool.
+    pid = tl.program_id(0)
+    acc = tl.load(work + tl.arange(0, 64))
+    for _ in range(STEPS):
+        acc = acc * 0.999 + 0.001
+    tl.store(work + 64 * (pid + 1) + tl.arange(0, 64), acc)
+    tl.atomic_add(counts + pid, 1)
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_every_program_of_a_shared_grid_runs_once_at_every_launch(threads):
+    """Each thread of the pool owns a part of the grid and takes chunks of the others' when its own is done:
+    grids smaller than the pool, grids that do not divide, and launches back to back (a worker still in the
+    last launch while the next begins) must still run every program exactly once."""
+    previous = tritium.get_num_threads()
+    try:
+        tritium.set_num_threads(threads)
+        for grid in (2, 3, 5, 7, 16, 61, 257):
+            counts = torch.zeros(grid, dtype=torch.int32)
+            work = torch.rand(64 * (grid + 1))
+            launches = 40
+            for _ in range(launches):
+                count_programs_kernel[(grid, )](counts, work, STEPS=2000)
+            assert counts.tolist() == [launches] * grid, f"grid {grid}"
+    finally:
+        tritium.set_num_threads(previous)
+
+
 def test_thread_count_rejects_zero():
     with pytest.raises(ValueError):
         tritium.set_num_threads(0)
