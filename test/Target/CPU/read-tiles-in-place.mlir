@@ -366,7 +366,8 @@ func.func @atomic_after_the_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32,
 // -----
 
 // A bf16 A tile, loaded as i16 and stored through a bitcast: read in place like an f32 one (its
-// consumer packs or widens it, reading each element once). An int8 tile keeps its fill.
+// consumer packs or widens it, reading each element once). An int8 tile keeps its fill unless
+// AMX tiles compute its matmul (read-tiles-in-place-packed-for-amx.mlir).
 // CHECK-LABEL: func.func @bf16_a_tile
 // CHECK: %[[VIEW:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<16x32xbf16, strided<[?, 1]>>
 // CHECK: %[[A:.+]] = scf.if %{{.+}} -> (memref<16x32xbf16, strided<[?, 1]>>) {
@@ -375,9 +376,6 @@ func.func @atomic_after_the_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32,
 // CHECK:       llvm.load %{{.+}} : !llvm.ptr -> i16
 // CHECK:       arith.bitcast %{{.+}} : i16 to bf16
 // CHECK: bufferization.to_tensor %[[A]] restrict : memref<16x32xbf16, strided<[?, 1]>>
-// CHECK-LABEL: func.func @int8_a_tile
-// CHECK-NOT: unrealized_conversion_cast
-// CHECK: bufferization.to_tensor %{{.+}} restrict writable : memref<16x64xi8>
 func.func @bf16_a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %b: tensor<32x16xbf16>,
                        %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %c0 = arith.constant 0 : index
@@ -401,28 +399,4 @@ func.func @bf16_a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %b: tensor<32x16
   %tile = bufferization.to_tensor %buffer restrict writable : memref<16x32xbf16> to tensor<16x32xbf16>
   %product = linalg.matmul ins(%tile, %b : tensor<16x32xbf16>, tensor<32x16xbf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %product : tensor<16x16xf32>
-}
-
-func.func @int8_a_tile(%a: !llvm.ptr, %row0: i32, %stride: i32, %b: tensor<64x16xi8>,
-                       %c: tensor<16x16xi32>) -> tensor<16x16xi32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
-  %c64 = arith.constant 64 : index
-  %buffer = memref.alloc() : memref<16x64xi8>
-  scf.for %i = %c0 to %c16 step %c1 {
-    scf.for %j = %c0 to %c64 step %c1 {
-      %i32 = arith.index_cast %i : index to i32
-      %row = arith.addi %row0, %i32 : i32
-      %row_offset = arith.muli %row, %stride : i32
-      %row_start = llvm.getelementptr %a[%row_offset] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-      %j32 = arith.index_cast %j : index to i32
-      %address = llvm.getelementptr %row_start[%j32] : (!llvm.ptr, i32) -> !llvm.ptr, i8
-      %value = llvm.load %address {alignment = 1 : i64} : !llvm.ptr -> i8
-      memref.store %value, %buffer[%i, %j] : memref<16x64xi8>
-    }
-  }
-  %tile = bufferization.to_tensor %buffer restrict writable : memref<16x64xi8> to tensor<16x64xi8>
-  %product = linalg.matmul ins(%tile, %b : tensor<16x64xi8>, tensor<64x16xi8>) outs(%c : tensor<16x16xi32>) -> tensor<16x16xi32>
-  return %product : tensor<16x16xi32>
 }

@@ -19,6 +19,10 @@ namespace tritium::cpu {
 /// of a transpose: elementwise fusion would fold a reshape into the matmul.)
 constexpr llvm::StringLiteral kUnpackedAMXTileAttrName = "tritium.unpacked_amx_tile";
 
+/// The K neighbours one 32-bit lane of an AMX tile sums (its "group"): 2 bf16 or 4 int8. A
+/// packed B tile is [K/g, N, g]: a group of a column of B is one 32-bit word of a tile row.
+inline int64_t amxKGroupOf(mlir::Type element) { return 32 / element.getIntOrFloatBitWidth(); }
+
 /// Whether `op` is a static bf16 x bf16 -> f32 (with `bf16`) or int8 x int8 -> int32 signed
 /// (with `int8`) matmul on tensors whose shape divides into AMX tiles: M and N multiples of
 /// 16, K of one tile row (64 bytes: 32 bf16, 64 int8).

@@ -37,9 +37,6 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
-/// K elements a 32-bit lane of a tile sums: 2 bf16 or 4 int8.
-int64_t groupOf(Type element) { return element.isBF16() ? 2 : 4; }
-
 /// The packed [K/g, N, g] tile `rhs` unpacks (the marked generic through which
 /// tritium-cpu-read-tiles-in-place hands a B tile it read packed to the matmul), or null.
 Value packedTileOf(Value rhs, int64_t g) {
@@ -59,7 +56,7 @@ Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
   auto a = cast<RankedTensorType>(lhs.getType());
   Type element = a.getElementType();
   int64_t m = a.getDimSize(0), k = a.getDimSize(1);
-  int64_t g = groupOf(element);
+  int64_t g = amxKGroupOf(element);
 
   Value groupedA = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({m, k / g, g}, element), lhs,

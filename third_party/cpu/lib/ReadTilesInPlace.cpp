@@ -628,7 +628,7 @@ int64_t amxPackGroup(Operation *consumer, bool bf16, bool int8) {
   if (!isAMXMatmul(consumer, bf16, int8))
     return 0;
   auto rhs = cast<linalg::MatmulOp>(consumer).getDpsInputs()[1];
-  return 32 / cast<RankedTensorType>(rhs.getType()).getElementTypeBitWidth();
+  return amxKGroupOf(cast<RankedTensorType>(rhs.getType()).getElementType());
 }
 
 /// The same for `transpose` (a 2-D `linalg.transpose`, `tl.trans(k)`) whose only use is as B
