@@ -32,19 +32,8 @@
 // may see each other's writes). 1024^3 and 2048^3 f32 on a Zen 3 core: +2-4% with row-major
 // operands, +8-16% with B transposed, +15-25% with A transposed.
 //
-// On a host whose AMX tiles will compute the matmul (bf16 or int8), B is cached in the
-// layout the tile loads read ([K/g, N, g], g K neighbours of a column together), rows close
-// together or not: every program packed its B tiles, so the copy costs nothing a program did
-// not already do, and the programs of a column after it skip the pack. One thread, 256x128x64
-// blocks: bf16 1024^3 ~745 -> ~820 GFLOP/s, 2048^3 ~785 -> ~880, 64x4096x4096 445 -> 543;
-// int8 1024^3 ~1165 -> ~1240 GOP/s, 16x4096x4096 ~275 -> ~365 (a B read once packs straight
-// from memory instead of through a copy). The same holds for a tile whose transpose is such a
-// B (attention's `tl.trans(k)`, read by every program of its head): bf16 attention forward,
-// seq 4096, one thread, head dim 128 ~490 -> ~545 GFLOP/s, 64 ~360 -> ~390. And for a
-// column-major B (`x @ w.t()` with an nn.Linear weight), whose tile was gathered element by
-// element. Both are packed as a transpose of the 32-bit words of the view's rows (each word a
-// column's K neighbours), by register blocks. bf16 x @ w.t() at one thread: 1024^3 ~300 ->
-// ~815 GFLOP/s, 64x4096x4096 ~120 -> ~375, 16x4096x4096 ~35 -> ~140.
+// On a host whose AMX tiles will compute the matmul, B is read packed for the tile loads
+// (ReadTilesPackedForAMX.cpp).
 //
 // The buffer's fill is a loop nest over the tile (perhaps one branch of an `scf.if`, the
 // other handling a `%` wrap) whose address is a linear function of the two induction
@@ -61,6 +50,7 @@
 
 #include "AMXMatmuls.h"
 #include "InductionVariableOffsets.h"
+#include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/OperandTileCache.h"
 #include "tritium/Target/CPU/Passes.h"
 
@@ -83,6 +73,7 @@ namespace tritium::cpu {
 } // namespace tritium::cpu
 
 using namespace mlir;
+using namespace tritium::cpu::tile_reads;
 
 namespace tritium::cpu {
 namespace {
@@ -284,27 +275,14 @@ bool collectComparisons(Value mask, SmallVectorImpl<arith::CmpIOp> &comparisons)
   }
 }
 
-/// Whether the fill of `buffer` is a fill of rows of one strided block; if so, builds (before
-/// `where`) the condition under which it is, and the view of that block.
-struct InPlaceRead {
-  Value condition;
-  Value view; // meaningful only under `condition`
-  // The tile's columns are the view's rows (`base + i + j * stride`: a tile of a column-major
-  // operand): the view is memref<KxMxT, strided<[?, 1]>>, to be transposed into the buffer.
-  // Otherwise the view is the tile itself, memref<MxKxT, strided<[?, 1]>>.
-  bool transposed;
-  Value first;     // !llvm.ptr to the view's first element
-  Value rowStride; // i64, elements between the view's rows
-  Value compact;   // i1, the view's rows at most twice the tile's width apart (row-major only)
-};
+} // namespace
 
-Value i64Constant(OpBuilder &b, Location loc, int64_t value) {
+Value tile_reads::i64Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
 }
 
-/// A 2-D memref of `type` whose rows start `rowStride` (an i64) elements apart from `base`:
-/// a memref descriptor, as the LLVM lowering of memrefs builds it.
-Value memrefAt(OpBuilder &b, Location loc, Value base, MemRefType type, Value rowStride) {
+Value tile_reads::memrefAt(OpBuilder &b, Location loc, Value base, MemRefType type,
+                           Value rowStride) {
   MLIRContext *context = b.getContext();
   auto pointerType = LLVM::LLVMPointerType::get(context);
   Type i64 = b.getI64Type();
@@ -326,6 +304,8 @@ Value memrefAt(OpBuilder &b, Location loc, Value base, MemRefType type, Value ro
   return UnrealizedConversionCastOp::create(b, loc, TypeRange{type}, ValueRange{descriptor})
       .getResult(0);
 }
+
+namespace {
 
 std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::AllocOp buffer,
                                             MemRefType viewType) {
@@ -551,16 +531,11 @@ void copyTile(OpBuilder &b, Location loc, const InPlaceRead &read, Value destina
     linalg::CopyOp::create(b, loc, read.view, destination);
 }
 
-/// A lookup of the thread's copy of a tile (OperandTileCache.h): whether it gave one, the
-/// copy, and whether the copy is new (to be filled before it is read; valid where found).
-struct CacheLookup {
-  Value found, slot;
-  Value fillFlag; // !llvm.ptr to the i32 the cache sets
-};
+} // namespace
 
-CacheLookup lookUpCachedTile(OpBuilder &b, Location loc, Operation *at, Value first,
-                             Value rowStride, int64_t rows, int64_t columns,
-                             int64_t elementBytes, int64_t layout) {
+CacheLookup tile_reads::lookUpCachedTile(OpBuilder &b, Location loc, Operation *at, Value first,
+                                         Value rowStride, int64_t rows, int64_t columns,
+                                         int64_t elementBytes, int64_t layout) {
   auto module = at->getParentOfType<ModuleOp>();
   auto function = at->getParentOfType<FunctionOpInterface>();
   auto pointer = LLVM::LLVMPointerType::get(b.getContext());
@@ -580,12 +555,13 @@ CacheLookup lookUpCachedTile(OpBuilder &b, Location loc, Operation *at, Value fi
   return {found, slot, fillFlag};
 }
 
-/// Whether the copy a lookup gave is new (to be filled first).
-Value isFresh(OpBuilder &b, Location loc, const CacheLookup &lookup) {
+Value tile_reads::isFresh(OpBuilder &b, Location loc, const CacheLookup &lookup) {
   Value flag = LLVM::LoadOp::create(b, loc, b.getI32Type(), lookup.fillFlag);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
                                arith::ConstantIntOp::create(b, loc, 0, 32));
 }
+
+namespace {
 
 /// Under the tile's corner checks: the thread's cached copy of the tile (filled first if new);
 /// where the cache has none to give, `read`'s view itself (`fallBackInPlace`) or a copy into
@@ -620,161 +596,6 @@ Value cachedCopy(OpBuilder &b, Location loc, const InPlaceRead &read, memref::Al
   }
   b.setInsertionPointAfter(choice);
   return choice.getResult(0);
-}
-
-/// g, the K neighbours a 32-bit lane of an AMX tile sums, when `consumer` is a matmul that
-/// tritium-cpu-pack-matmuls-for-amx will give to AMX tiles; else 0.
-int64_t amxPackGroup(Operation *consumer, bool bf16, bool int8) {
-  if (!isAMXMatmul(consumer, bf16, int8))
-    return 0;
-  auto rhs = cast<linalg::MatmulOp>(consumer).getDpsInputs()[1];
-  return amxKGroupOf(cast<RankedTensorType>(rhs.getType()).getElementType());
-}
-
-/// The same for `transpose` (a 2-D `linalg.transpose`, `tl.trans(k)`) whose only use is as B
-/// of such a matmul (attention's q k^T); else 0.
-int64_t amxPackGroupOfTransposedB(Operation *transpose, bool bf16, bool int8) {
-  auto op = dyn_cast<linalg::TransposeOp>(transpose);
-  if (!op || op.getPermutation() != ArrayRef<int64_t>{1, 0} || !op->hasOneUse() ||
-      op->use_begin()->getOperandNumber() != 1)
-    return 0;
-  return amxPackGroup(op->use_begin()->getOwner(), bf16, int8);
-}
-
-/// Packs the B tile `source` [K, N] into `packed` [K/g, N, g]: a transpose of its [K/g, g, N]
-/// view (which LLVM does with vpermt2w).
-void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t group) {
-  auto type = cast<MemRefType>(source.getType());
-  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
-  Value grouped =
-      memref::ExpandShapeOp::create(b, loc, ArrayRef<int64_t>{k / group, group, n}, source,
-                                    SmallVector<ReassociationIndices>{{0, 1}, {2}});
-  linalg::TransposeOp::create(b, loc, grouped, packed, ArrayRef<int64_t>{0, 2, 1});
-}
-
-/// The aligned pointer of `buffer`, a memref of the function's own, as an LLVM pointer.
-Value pointerOf(OpBuilder &b, Location loc, Value buffer) {
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), bits);
-}
-
-/// Packs the B whose columns are the `n` rows of `k` elements at `first` (`rowStride`
-/// elements apart, a multiple of `group`) into [K/g, N, g] at `packed`: the g K neighbours of a
-/// column are one 32-bit word of a row, so this is a transpose of 32-bit words, which runs by
-/// register blocks (tritium-cpu-transpose-tiles-by-register-blocks) where a transpose of the
-/// [N, K/g, g] view ran element by element.
-void packRowsAsWords(OpBuilder &b, Location loc, Value first, Value rowStride, int64_t n,
-                     int64_t k, Value packed, int64_t group) {
-  MLIRContext *context = b.getContext();
-  Type word = b.getI32Type();
-  auto rowsType = MemRefType::get(
-      {n, k / group}, word, StridedLayoutAttr::get(context, 0, {ShapedType::kDynamic, 1}));
-  Value wordStride = arith::DivSIOp::create(b, loc, rowStride, i64Constant(b, loc, group));
-  Value rows = memrefAt(b, loc, first, rowsType, wordStride);
-  Value columns = memrefAt(b, loc, packed, MemRefType::get({k / group, n}, word),
-                           i64Constant(b, loc, n));
-  linalg::TransposeOp::create(b, loc, rows, columns, ArrayRef<int64_t>{1, 0});
-}
-
-/// The B tile of an AMX matmul, read packed: the thread's copy packed once a launch where the
-/// tile is a whole block and the cache gives one, else packed into a buffer of its own (from
-/// the view, or from `buffer` after the fill). The matmul reads the packed tile unpacked by a
-/// marked generic, which tritium-cpu-pack-matmuls-for-amx takes back. With a `transpose`
-/// (`tl.trans` of the tile), B is the tile's transpose, which the generic replaces.
-void readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read, memref::AllocOp buffer,
-                      Operation *filler, bufferization::ToTensorOp tile, int64_t group,
-                      linalg::TransposeOp transpose) {
-  MemRefType tileType = buffer.getType();
-  Type element = tileType.getElementType();
-  // The tile (and its buffer) is x [N, K] with B = x^T, or B [K, N] itself.
-  bool transposed = transpose != nullptr;
-  int64_t k = tileType.getDimSize(transposed ? 1 : 0), n = tileType.getDimSize(transposed ? 0 : 1);
-  // The view's rows are B's columns for x, and for a column-major B (`x @ w.t()`'s weight),
-  // whose view is read transposed: packed alike, and cached alike (layout 3).
-  bool viewRowsAreColumns = transposed || read.transposed;
-  ArrayRef<int64_t> viewShape = cast<MemRefType>(read.view.getType()).getShape();
-  auto packedType = MemRefType::get({k / group, n, group}, element);
-  Value own = memref::AllocOp::create(b, loc, packedType);
-  // A view whose rows are B's columns is packed as 32-bit words of its rows: their starts must
-  // be whole words apart.
-  Value condition = read.condition;
-  if (viewRowsAreColumns) {
-    Value wordsApart = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemSIOp::create(b, loc, read.rowStride, i64Constant(b, loc, group)),
-        i64Constant(b, loc, 0));
-    condition = arith::AndIOp::create(b, loc, condition, wordsApart);
-  }
-  auto packView = [&](Value packed, Value packedPointer) {
-    if (viewRowsAreColumns)
-      packRowsAsWords(b, loc, read.first, read.rowStride, n, k, packedPointer, group);
-    else
-      packTile(b, loc, read.view, packed, group);
-  };
-  auto choice = scf::IfOp::create(b, loc, TypeRange{packedType}, condition,
-                                  /*withElseRegion=*/true);
-
-  b.setInsertionPointToStart(choice.thenBlock());
-  CacheLookup lookup = lookUpCachedTile(
-      b, loc, buffer, read.first, read.rowStride, viewShape[0], viewShape[1],
-      tileType.getElementTypeBitWidth() / 8,
-      viewRowsAreColumns ? kTileTransposedPackedForAMX : kTilePackedForAMX);
-  auto cached =
-      scf::IfOp::create(b, loc, TypeRange{packedType}, lookup.found, /*withElseRegion=*/true);
-  b.setInsertionPointToStart(cached.thenBlock());
-  Value rows = memrefAt(b, loc, lookup.slot, MemRefType::get({k / group, n * group}, element),
-                        i64Constant(b, loc, n * group));
-  Value copy = memref::ExpandShapeOp::create(b, loc, packedType, rows,
-                                             SmallVector<ReassociationIndices>{{0}, {1, 2}});
-  auto fill =
-      scf::IfOp::create(b, loc, TypeRange{}, isFresh(b, loc, lookup), /*withElseRegion=*/false);
-  b.setInsertionPointToStart(fill.thenBlock());
-  packView(copy, lookup.slot);
-  b.setInsertionPointAfter(fill);
-  scf::YieldOp::create(b, loc, copy);
-  b.setInsertionPointToStart(cached.elseBlock());
-  packView(own, viewRowsAreColumns ? pointerOf(b, loc, own) : Value());
-  scf::YieldOp::create(b, loc, own);
-  b.setInsertionPointAfter(cached);
-  scf::YieldOp::create(b, loc, cached.getResult(0));
-
-  b.setInsertionPointToStart(choice.elseBlock());
-  auto yield = scf::YieldOp::create(b, loc, own);
-  filler->moveBefore(yield);
-  b.setInsertionPoint(yield);
-  if (transposed)
-    packRowsAsWords(b, loc, pointerOf(b, loc, buffer.getResult()),
-                    i64Constant(b, loc, tileType.getDimSize(1)), n, k, pointerOf(b, loc, own),
-                    group);
-  else
-    packTile(b, loc, buffer.getResult(), own, group);
-
-  b.setInsertionPoint(tile);
-  auto packed = bufferization::ToTensorOp::create(
-      b, tile.getLoc(), RankedTensorType::get(packedType.getShape(), element),
-      choice.getResult(0), /*restrict=*/true, /*writable=*/false);
-  MLIRContext *context = b.getContext();
-  AffineExpr row, column;
-  bindDims(context, row, column);
-  AffineMap packedAt = AffineMap::get(2, 0, {row.floorDiv(group), column, row % group}, context);
-  auto bType = RankedTensorType::get({k, n}, element);
-  Value init = tensor::EmptyOp::create(b, loc, bType.getShape(), element);
-  auto unpacked = linalg::GenericOp::create(
-      b, loc, TypeRange{bType}, ValueRange{packed.getResult()}, ValueRange{init},
-      ArrayRef<AffineMap>{packedAt, AffineMap::getMultiDimIdentityMap(2, context)},
-      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-      [](OpBuilder &b, Location loc, ValueRange values) {
-        linalg::YieldOp::create(b, loc, values[0]);
-      });
-  unpacked->setAttr(kUnpackedAMXTileAttrName, b.getUnitAttr());
-  if (transposed) {
-    transpose->replaceAllUsesWith(unpacked->getResults());
-    transpose->erase();
-  } else {
-    tile.replaceAllUsesWith(unpacked.getResult(0));
-  }
-  tile->erase();
 }
 
 /// The consumer of `use` reads the tile in place where it can. A tile read by more than one op,

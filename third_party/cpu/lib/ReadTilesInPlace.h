@@ -1,0 +1,79 @@
+//===- ReadTilesInPlace.h - what the parts of read-tiles-in-place share ---*- C++ -*-===//
+//
+// tritium-cpu-read-tiles-in-place (ReadTilesInPlace.cpp) finds the operand tiles a matmul or a
+// transpose may read where they lie or from the thread's cached copy; the B tiles of matmuls
+// AMX tiles compute are read packed for the tile loads (ReadTilesPackedForAMX.cpp). Both build
+// on the view of a tile and the lookup of its cached copy declared here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRITIUM_TARGET_CPU_LIB_READTILESINPLACE_H
+#define TRITIUM_TARGET_CPU_LIB_READTILESINPLACE_H
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace tritium::cpu::tile_reads {
+
+using mlir::Value;
+
+/// Whether the fill of `buffer` is a fill of rows of one strided block; if so, builds (before
+/// `where`) the condition under which it is, and the view of that block.
+struct InPlaceRead {
+  Value condition;
+  Value view; // meaningful only under `condition`
+  // The tile's columns are the view's rows (`base + i + j * stride`: a tile of a column-major
+  // operand): the view is memref<KxMxT, strided<[?, 1]>>, to be transposed into the buffer.
+  // Otherwise the view is the tile itself, memref<MxKxT, strided<[?, 1]>>.
+  bool transposed;
+  Value first;     // !llvm.ptr to the view's first element
+  Value rowStride; // i64, elements between the view's rows
+  Value compact;   // i1, the view's rows at most twice the tile's width apart (row-major only)
+};
+
+mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// A 2-D memref of `type` whose rows start `rowStride` (an i64) elements apart from `base`:
+/// a memref descriptor, as the LLVM lowering of memrefs builds it.
+mlir::Value memrefAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                     mlir::MemRefType type, mlir::Value rowStride);
+
+/// A lookup of the thread's copy of a tile (OperandTileCache.h): whether it gave one, the
+/// copy, and whether the copy is new (to be filled before it is read; valid where found).
+struct CacheLookup {
+  Value found, slot;
+  Value fillFlag; // !llvm.ptr to the i32 the cache sets
+};
+
+/// Looks up, before `at`, the thread's copy of the `rows` x `columns` tile at `first` (rows
+/// `rowStride` elements apart) in `layout` (OperandTileCache.h).
+CacheLookup lookUpCachedTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *at,
+                             mlir::Value first, mlir::Value rowStride, int64_t rows,
+                             int64_t columns, int64_t elementBytes, int64_t layout);
+
+/// Whether the copy a lookup gave is new (to be filled first).
+mlir::Value isFresh(mlir::OpBuilder &b, mlir::Location loc, const CacheLookup &lookup);
+
+/// g, the K neighbours a 32-bit lane of an AMX tile sums, when `consumer` is a matmul that
+/// tritium-cpu-pack-matmuls-for-amx will give to AMX tiles; else 0.
+int64_t amxPackGroup(mlir::Operation *consumer, bool bf16, bool int8);
+
+/// The same for `transpose` (a 2-D `linalg.transpose`, `tl.trans(k)`) whose only use is as B
+/// of such a matmul (attention's q k^T); else 0.
+int64_t amxPackGroupOfTransposedB(mlir::Operation *transpose, bool bf16, bool int8);
+
+/// The B tile of an AMX matmul, read packed: the thread's copy packed once a launch where the
+/// tile is a whole block and the cache gives one, else packed into a buffer of its own (from
+/// the view, or from `buffer` after the fill). The matmul reads the packed tile unpacked by a
+/// marked generic, which tritium-cpu-pack-matmuls-for-amx takes back. With a `transpose`
+/// (`tl.trans` of the tile), B is the tile's transpose, which the generic replaces.
+void readPackedForAMX(mlir::OpBuilder &b, mlir::Location loc, const InPlaceRead &read,
+                      mlir::memref::AllocOp buffer, mlir::Operation *filler,
+                      mlir::bufferization::ToTensorOp tile, int64_t group,
+                      mlir::linalg::TransposeOp transpose);
+
+} // namespace tritium::cpu::tile_reads
+
+#endif // TRITIUM_TARGET_CPU_LIB_READTILESINPLACE_H
