@@ -8,12 +8,17 @@ cold caches.
     python bench/bench_inductor.py --models GPT BERT --modes training --threads 1
     python bench/bench_inductor.py --save-path DIR  # also every table as DIR/<title>.csv
     python bench/bench_inductor.py --dynamic        # compiled with dynamic=True (symbolic shapes)
+    python bench/bench_inductor.py --dynamic-vs-static --threads 1 --modes inference   # tritium only, alternated
 
 Each measurement runs in a process of its own with empty Inductor and Triton caches (TORCHINDUCTOR_CACHE_DIR,
 TRITON_CACHE_DIR), its thread count fixed before compiling: Inductor's C++ backend builds its OpenMP thread
 count into the code it generates. "compile" is the first call's time less a steady call's: Dynamo's tracing,
 Inductor's code generation and the compiler behind it (tritium, or the C++ compiler). A training step
 compiles the model with its loss (forward and backward graphs) and the optimizer's step.
+
+--dynamic-vs-static measures Inductor + tritium only, static and dynamic=True processes alternated for a few
+rounds (the VM's speed drifts between runs of the whole suite by more than the difference sought), and reports
+the median of each and dynamic / static.
 """
 
 import json
@@ -104,6 +109,40 @@ def geomean(values):
     return math.exp(sum(map(math.log, values)) / len(values)) if values else math.nan
 
 
+def compare_dynamic_with_static(suite, models, modes, threads, min_time, rounds, save_path):
+    """Inductor + tritium, static then dynamic=True, alternated `rounds` times per model; medians."""
+    import statistics
+
+    import pandas as pd
+
+    import report
+    line = "Inductor + tritium"
+    for mode in modes:
+        for count in threads:
+            rows = []
+            for model in models:
+                times = {False: [], True: []}
+                for _ in range(rounds):
+                    for dynamic in (False, True):
+                        times[dynamic].append(measure(suite, model, mode, line, count, min_time, dynamic)["ms"])
+                static, dynamic = statistics.median(times[False]), statistics.median(times[True])
+                rows.append({"model": model, "static (ms)": static, "dynamic (ms)": dynamic,
+                             "dynamic / static": dynamic / static,
+                             "rounds (static; dynamic)": "; ".join(
+                                 " ".join(f"{t:.3g}" for t in times[d]) for d in (False, True))})
+                print(f"  {mode}, {report.threads(count)}, {model}: {rows[-1]}", file=sys.stderr)
+            rows.append({"model": "geomean", "dynamic / static": geomean([r["dynamic / static"] for r in rows])})
+            title = f"Inductor + tritium, dynamic=True against static shapes, {mode}, {report.threads(count)}"
+            part = pd.DataFrame(rows)
+            report.print_table(title, "ms per call, median of the rounds", part, list(rows[0]), better="lower",
+                               formats={"static (ms)": "{:.2f}", "dynamic (ms)": "{:.2f}",
+                                        "dynamic / static": "{:.2f}"})
+            if save_path:
+                os.makedirs(save_path, exist_ok=True)
+                part.to_csv(os.path.join(save_path, title.lower().replace(", ", "-").replace(" ", "-") + ".csv"),
+                            index=False)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--measure-here":
         print(json.dumps(measure_here(*json.loads(sys.argv[2]))))
@@ -122,6 +161,9 @@ def main():
     parser.add_argument("--modes", nargs="+", choices=MODES, default=MODES)
     parser.add_argument("--threads", nargs="+", type=int, default=[1, os.cpu_count()])
     parser.add_argument("--dynamic", action="store_true", help="torch.compile(..., dynamic=True): symbolic shapes")
+    parser.add_argument("--dynamic-vs-static", action="store_true",
+                        help="Inductor + tritium with static and with symbolic shapes, alternated")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --dynamic-vs-static")
     args = parser.parse_args()
     suite, models = args.suite, inductor_model_suite.names(args.suite)
     threads = sorted(set(args.threads))
@@ -131,6 +173,10 @@ def main():
     min_time = 0.2 if args.quick else 1.0
     print(f"torch {torch.__version__}, {os.cpu_count()} cores, CPU features: "
           f"{report.cpu_features(['avx2', 'avx512f', 'avx512_bf16', 'amx_bf16'])}")
+
+    if args.dynamic_vs_static:
+        compare_dynamic_with_static(suite, models, args.modes, threads, min_time, args.rounds, args.save_path)
+        return
 
     rows = []
     for mode in args.modes:
