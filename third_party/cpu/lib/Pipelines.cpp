@@ -123,6 +123,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   ExpandMathToPolynomialsOptions polynomials;
   polynomials.ldexpScaling = host.lookup("avx512f");
   pm.addPass(createExpandMathToPolynomials(polynomials));
+  pm.addNestedPass<func::FuncOp>(createDivideByInvariantsAsMultiplies());
   pm.addPass(createGuardIntegerDivision());
   // bf16 arithmetic left to LLVM goes through f32 and back with an instruction that flushes
   // subnormals; computing in f32 explicitly leaves the rounding to the expansion below.

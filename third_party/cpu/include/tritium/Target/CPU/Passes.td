@@ -247,6 +247,19 @@ def StoreBoolAndBFloat16AsIntegers
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
 }
 
+def DivideByInvariantsAsMultiplies : Pass<"tritium-cpu-divide-by-invariants-as-multiplies"> {
+  let summary = "32-bit division by a loop-invariant value as a multiply by a magic number";
+  let description = [{
+    Kernels compiled for symbolic shapes divide indices by sizes known only at run time
+    (`xindex // ks1`); x86 has no vector integer division. Where the divisor of an i32
+    `arith.divsi`/`divui`/`remsi`/`remui` is defined outside every loop around it, the
+    multiplier and shifts of Granlund and Montgomery's round-up method are computed once
+    before the loops and each division becomes a 64-bit multiply, shifts and adds; exact for
+    every dividend, a zero divisor divides by one.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
 def GuardIntegerDivision : Pass<"tritium-cpu-guard-integer-division"> {
   let summary = "Make integer division total: x86 traps where GPUs return garbage";
   let description = [{
