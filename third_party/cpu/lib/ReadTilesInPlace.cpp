@@ -307,6 +307,8 @@ Value tile_reads::memrefAt(OpBuilder &b, Location loc, Value base, MemRefType ty
 
 namespace {
 
+/// Whether the fill of `buffer` is a fill of rows of one strided block; if so, builds (at the
+/// builder's point, before the fill) the condition under which it is, and the view of that block.
 std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::AllocOp buffer,
                                             MemRefType viewType) {
   Location loc = fill.load.getLoc();

@@ -1,4 +1,4 @@
-//===- ReadTilesInPlace.h - what the parts of read-tiles-in-place share ---*- C++ -*-===//
+//===- ReadTilesInPlace.h - shared by read-tiles-in-place's parts -*- C++ -*-===//
 //
 // tritium-cpu-read-tiles-in-place (ReadTilesInPlace.cpp) finds the operand tiles a matmul or a
 // transpose may read where they lie or from the thread's cached copy; the B tiles of matmuls
@@ -19,8 +19,9 @@ namespace tritium::cpu::tile_reads {
 
 using mlir::Value;
 
-/// Whether the fill of `buffer` is a fill of rows of one strided block; if so, builds (before
-/// `where`) the condition under which it is, and the view of that block.
+/// A tile buffer's fill found to be a fill of rows of one strided block (ReadTilesInPlace.cpp,
+/// buildInPlaceRead): the condition, built before the fill, under which the whole tile is that
+/// block, and the view of the block.
 struct InPlaceRead {
   Value condition;
   Value view; // meaningful only under `condition`
