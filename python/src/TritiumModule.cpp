@@ -176,4 +176,6 @@ PYBIND11_MODULE(_C, m) {
     throw py::error_already_set();
   m.def("set_num_threads", &tritium::cpu::setNumThreads, py::arg("threads"));
   m.def("get_num_threads", &tritium::cpu::getNumThreads);
+  m.def("set_thread_pool", &tritium::cpu::setThreadPool, py::arg("openmp_where_loaded"));
+  m.def("thread_pool_is_openmp", &tritium::cpu::threadPoolIsOpenMP);
 }

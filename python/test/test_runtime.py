@@ -72,14 +72,18 @@ def count_programs_kernel(counts, work, STEPS: tl.constexpr):
     tl.atomic_add(counts + pid, 1)
 
 
+@pytest.mark.parametrize("pool", ["openmp", "tritium"])
 @pytest.mark.parametrize("threads", [2, 3, 4])
-def test_every_program_of_a_shared_grid_runs_once_at_every_launch(threads):
-    """Each thread of the pool owns a part of the grid and takes chunks of the others' when its own is done:
+def test_every_program_of_a_shared_grid_runs_once_at_every_launch(threads, pool):
+    """Each thread owns a part of the grid and takes chunks of the others' when its own is done:
     grids smaller than the pool, grids that do not divide, and launches back to back (a worker still in the
-    last launch while the next begins) must still run every program exactly once."""
+    last launch while the next begins) must still run every program exactly once, on torch's OpenMP threads
+    and on tritium's own pool."""
     previous = tritium.get_num_threads()
     try:
         tritium.set_num_threads(threads)
+        tritium.set_thread_pool(pool)
+        assert tritium.get_thread_pool() == pool
         for grid in (2, 3, 5, 7, 16, 61, 257):
             counts = torch.zeros(grid, dtype=torch.int32)
             work = torch.rand(64 * (grid + 1))
@@ -89,6 +93,7 @@ def test_every_program_of_a_shared_grid_runs_once_at_every_launch(threads):
             assert counts.tolist() == [launches] * grid, f"grid {grid}"
     finally:
         tritium.set_num_threads(previous)
+        tritium.set_thread_pool("openmp")
 
 
 def test_thread_count_rejects_zero():
@@ -162,9 +167,13 @@ def plus_one_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 x = torch.randn(4096 * 64)
 out = torch.empty_like(x)
-plus_one_kernel[(64, )](x, out, x.numel(), BLOCK=4096)  # the thread pool now has workers
+plus_one_kernel[(64, )](x, out, x.numel(), BLOCK=4096)  # the threads of the grid now exist
 pid = os.fork()
 if pid == 0:
+    # GNU's OpenMP runtime waits forever in a child forked after parallel work (torch's own operations
+    # included) unless the child runs on one thread, as torch's DataLoader workers do; tritium's grids
+    # run on a pool of the child's own.
+    torch.set_num_threads(1)
     out2 = torch.empty_like(x)
     plus_one_kernel[(64, )](x, out2, x.numel(), BLOCK=4096)
     sys.exit(0 if torch.equal(out2, x + 1) else 1)  # a normal exit runs the pool's destructor
@@ -174,11 +183,12 @@ sys.exit(os.waitstatus_to_exitcode(status))
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX-only")
-def test_a_forked_child_launches_and_exits(tmp_path):
+@pytest.mark.parametrize("pool", ["openmp", "tritium"])
+def test_a_forked_child_launches_and_exits(tmp_path, pool):
     """A child forked after launches has none of the parent's worker threads: it launches on a
     pool of its own and exits without waiting for threads that do not exist."""
     script = tmp_path / "fork_after_launch.py"
     script.write_text(FORK_AFTER_LAUNCH)
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
-                            env=dict(os.environ, TRITIUM_NUM_THREADS="2"))
+                            env=dict(os.environ, TRITIUM_NUM_THREADS="2", TRITIUM_THREAD_POOL=pool))
     assert result.returncode == 0, result.stderr[-2000:]

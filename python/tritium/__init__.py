@@ -9,7 +9,7 @@ may import triton (or torch, or numpy) eagerly.
 """
 
 from ._version import __version__
-from .runtime import get_num_threads, set_num_threads
+from .runtime import get_num_threads, get_thread_pool, set_num_threads, set_thread_pool
 
 _LAZY = {
     "TritiumCompilationError": ("errors", "TritiumCompilationError"),
@@ -17,7 +17,7 @@ _LAZY = {
 }
 # `tritium.ir` is a submodule: `from tritium import ir`.
 
-__all__ = ["__version__", "get_num_threads", "set_num_threads", *_LAZY]
+__all__ = ["__version__", "get_num_threads", "get_thread_pool", "set_num_threads", "set_thread_pool", *_LAZY]
 
 
 def __getattr__(name):

@@ -1,6 +1,18 @@
 """Settings of tritium's CPU runtime."""
 
+import os
+import warnings
+
 from . import _C
+
+THREAD_POOLS = ("openmp", "tritium")
+
+_environment_pool = os.environ.get("TRITIUM_THREAD_POOL")
+if _environment_pool is not None and _environment_pool not in THREAD_POOLS:
+    warnings.warn(
+        f"tritium: TRITIUM_THREAD_POOL={_environment_pool!r} is not one of {', '.join(THREAD_POOLS)}; "
+        "grids run on the default (openmp where the process has an OpenMP runtime, else tritium's own pool)",
+        stacklevel=2)
 
 
 def set_num_threads(threads: int) -> None:
@@ -16,3 +28,21 @@ def set_num_threads(threads: int) -> None:
 
 def get_num_threads() -> int:
     return _C.get_num_threads()
+
+
+def set_thread_pool(name: str) -> None:
+    """Which threads run a grid whose programs are worth sharing between cores.
+
+    "openmp" (the default): the threads of the process's OpenMP runtime, where one is loaded
+    (torch's CPU builds bring one), so that kernels and torch's own operations share one set of
+    threads; tritium's own pool where none is loaded. "tritium": always tritium's own pool.
+    The TRITIUM_THREAD_POOL environment variable sets the default.
+    """
+    if name not in THREAD_POOLS:
+        raise ValueError(f"tritium: the thread pool must be one of {', '.join(THREAD_POOLS)}, got {name!r}")
+    _C.set_thread_pool(name == "openmp")
+
+
+def get_thread_pool() -> str:
+    """"openmp" if the next shared grid runs on the process's OpenMP threads, else "tritium"."""
+    return "openmp" if _C.thread_pool_is_openmp() else "tritium"

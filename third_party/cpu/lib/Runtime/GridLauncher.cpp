@@ -15,7 +15,10 @@
 // every part word carries the new sequence number and says "closed", and a claim succeeds
 // only if its part word did not change since the description was read.
 //
-// A launch on a pool of one thread runs alone (RunningProgram::runsAlone): it holds the pool
+// In a process with an OpenMP runtime (torch's), grids run on its threads instead by default
+// (OpenMPThreads.cpp); this pool is for processes without one, or TRITIUM_THREAD_POOL=tritium.
+//
+// A launch on one thread runs alone (RunningProgram::runsAlone): it holds the pool
 // and, exclusively, `launchesBeside`, which every one-program launch (run without the pool)
 // holds shared; its relaxed atomics may then be plain read-modify-writes.
 //
@@ -27,6 +30,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridPrograms.h"
+#include "OpenMPThreads.h"
 #include "RunningProgram.h"
 
 #include <algorithm>
@@ -38,6 +43,7 @@
 #include <mutex>
 #include <new>
 #include <shared_mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -72,40 +78,7 @@ uint64_t makeWord(uint64_t sequence, uint64_t index) { return (sequence << kInde
 // mix both: tiny GPT-2 inference at two threads 2.39 -> 1.63 ms, LLaMA 0.91x -> 1.12x of the
 // C++ backend).
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(20);
-// The caller shares a grid with the pool when the programs left would take it longer than this.
-constexpr auto kWorthSharing = std::chrono::microseconds(4);
-
 thread_local RunningProgram running;
-
-/// Runs the programs with linear ids [begin, end), x fastest. Ids are divided once, then
-/// stepped (a division per program costs more than a tiny program). The thread's
-/// RunningProgram names the program in flight for the fault reporter.
-void runPrograms(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY,
-                 int32_t gridZ, int64_t begin, int64_t end, uint64_t launch) {
-  if (begin >= end)
-    return;
-  int32_t x = int32_t(begin % gridX);
-  int32_t y = int32_t((begin / gridX) % gridY);
-  int32_t z = int32_t(begin / (int64_t(gridX) * gridY));
-  RunningProgram &current = running;
-  current.gridX = gridX;
-  current.gridY = gridY;
-  current.gridZ = gridZ;
-  current.entry = entry;
-  current.launch = launch;
-  for (int64_t i = begin; i < end; ++i) {
-    current.program = i;
-    entry(args, x, y, z, gridX, gridY, gridZ);
-    if (++x == gridX) {
-      x = 0;
-      if (++y == gridY) {
-        y = 0;
-        ++z;
-      }
-    }
-  }
-  current.entry = nullptr;
-}
 
 /// TRITIUM_NUM_THREADS, else OMP_NUM_THREADS (which torch follows too, and which torchrun sets
 /// to 1 per rank when several ranks share a host), else every core.
@@ -138,24 +111,9 @@ public:
 
   int size() const { return int(partWords.size()); }
 
-  /// Runs programs [first, first + count) of the grid; one caller at a time.
-  void run(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t gridY, int32_t gridZ,
-           int64_t first, int64_t count, uint64_t launch) {
-    // The caller starts alone and shares the rest with the pool only once what is left looks
-    // worth it: a grid of tiny programs never touches the pool (handing them to another core
-    // costs more than running them). The clock is read after 1, 2, 4, 8, ... programs.
-    int64_t started = 0;
-    auto start = std::chrono::steady_clock::now();
-    for (int64_t checkpoint = 1; started < count; checkpoint *= 2) {
-      int64_t stop = std::min(checkpoint, count);
-      runPrograms(entry, args, gridX, gridY, gridZ, first + started, first + stop, launch);
-      started = stop;
-      auto elapsed = std::chrono::steady_clock::now() - start;
-      if (elapsed * (count - started) / started > kWorthSharing)
-        break;
-    }
-    if (started == count)
-      return;
+  /// Runs programs [first + alreadyRun, first + count) of the grid, those before were run by
+  /// the caller; one caller at a time.
+  void run(const GridLaunch &grid, int64_t first, int64_t count, int64_t alreadyRun) {
     sequence = (sequence + 1) & ((uint64_t(1) << (64 - kIndexBits)) - 1);
     if (sequence == 0)
       sequence = 1; // 0 is "no launch yet"
@@ -164,23 +122,19 @@ public:
     for (PartWord &part : partWords)
       part.word.store(makeWord(sequence, kClosed), std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_release);
-    desc.entry.store(entry, std::memory_order_relaxed);
-    desc.args.store(args, std::memory_order_relaxed);
-    desc.gridX.store(gridX, std::memory_order_relaxed);
-    desc.gridY.store(gridY, std::memory_order_relaxed);
-    desc.gridZ.store(gridZ, std::memory_order_relaxed);
+    desc.entry.store(grid.entry, std::memory_order_relaxed);
+    desc.args.store(grid.args, std::memory_order_relaxed);
+    desc.gridX.store(grid.gridX, std::memory_order_relaxed);
+    desc.gridY.store(grid.gridY, std::memory_order_relaxed);
+    desc.gridZ.store(grid.gridZ, std::memory_order_relaxed);
     desc.first.store(first, std::memory_order_relaxed);
     desc.count.store(count, std::memory_order_relaxed);
-    desc.launch.store(launch, std::memory_order_relaxed);
-    // A part is claimed in a few chunks: enough for a thread that finished its own part to
-    // even the others out.
-    desc.chunk.store(std::max<int64_t>(1, count / (int64_t(size()) * 4)),
-                     std::memory_order_relaxed);
-    done.store(started, std::memory_order_relaxed);
+    desc.launch.store(grid.launch, std::memory_order_relaxed);
+    done.store(alreadyRun, std::memory_order_relaxed);
     // The programs the caller ran alone come off the front of the first parts.
     for (int part = 0; part < size(); ++part)
       partWords[part].word.store(
-          makeWord(sequence, uint64_t(std::max(partBegin(count, part), started))),
+          makeWord(sequence, uint64_t(std::max(partBegin(count, part), alreadyRun))),
           std::memory_order_relaxed);
     word.store(makeWord(sequence, 0), std::memory_order_seq_cst);
     if (sleepers.load(std::memory_order_seq_cst) > 0) {
@@ -201,7 +155,7 @@ private:
     std::atomic<KernelEntry> entry{nullptr};
     std::atomic<const uint64_t *> args{nullptr};
     std::atomic<int32_t> gridX{1}, gridY{1}, gridZ{1};
-    std::atomic<int64_t> first{0}, count{0}, chunk{1};
+    std::atomic<int64_t> first{0}, count{0};
     std::atomic<uint64_t> launch{0};
   };
 
@@ -227,27 +181,26 @@ private:
     for (;;) {
       if (sequenceOf(seen) != launchSequence || indexOf(seen) == kClosed)
         return false;
-      KernelEntry entry = desc.entry.load(std::memory_order_relaxed);
-      const uint64_t *args = desc.args.load(std::memory_order_relaxed);
-      int32_t gridX = desc.gridX.load(std::memory_order_relaxed);
-      int32_t gridY = desc.gridY.load(std::memory_order_relaxed);
-      int32_t gridZ = desc.gridZ.load(std::memory_order_relaxed);
+      GridLaunch grid{desc.entry.load(std::memory_order_relaxed),
+                      desc.args.load(std::memory_order_relaxed),
+                      desc.gridX.load(std::memory_order_relaxed),
+                      desc.gridY.load(std::memory_order_relaxed),
+                      desc.gridZ.load(std::memory_order_relaxed),
+                      desc.launch.load(std::memory_order_relaxed)};
       int64_t first = desc.first.load(std::memory_order_relaxed);
       int64_t count = desc.count.load(std::memory_order_relaxed);
-      int64_t chunk = desc.chunk.load(std::memory_order_relaxed);
-      uint64_t launch = desc.launch.load(std::memory_order_relaxed);
       std::atomic_thread_fence(std::memory_order_acquire);
       int64_t begin = int64_t(indexOf(seen));
       int64_t partEnd = part + 1 == size() ? count : partBegin(count, part + 1);
       if (begin >= partEnd)
         return true;
-      int64_t end = std::min(begin + chunk, partEnd);
+      int64_t end = std::min(begin + chunkOfParts(count, size()), partEnd);
       // Succeeds only if the part word is unchanged: the description read above is this
       // launch's.
       if (!partWord.compare_exchange_weak(seen, makeWord(launchSequence, uint64_t(end)),
                                           std::memory_order_acq_rel, std::memory_order_acquire))
         continue; // `seen` now holds the current word; a new sequence number ends the loop
-      runPrograms(entry, args, gridX, gridY, gridZ, first + begin, first + end, launch);
+      runPrograms(grid, first + begin, first + end);
       done.fetch_add(end - begin, std::memory_order_acq_rel);
       seen = partWord.load(std::memory_order_acquire);
     }
@@ -312,23 +265,44 @@ std::unique_ptr<ThreadPool> pool;
 std::shared_mutex launchesBeside;
 // Every launch gets its own number: what a program cached is valid for its launch only.
 std::atomic<uint64_t> launchCount{0};
-int requestedThreads = 0;
+int requestedThreads = 0; // 0: not yet decided (defaultThreads at the first use)
+
+enum class PoolChoice { Undecided, OpenMPWhereLoaded, Own };
+PoolChoice poolChoice = PoolChoice::Undecided;
+// A forked child runs its grids on a pool of its own: GNU's OpenMP runtime waits forever in
+// the child for the team threads its parent had.
+bool forked = false;
 
 /// A forked child has none of its parent's worker threads (only the forking thread survives a
 /// fork): it must neither wait for them nor join them at exit, which would hang it. It forgets
 /// the parent's pool (leaking it) and starts a new one at its first launch.
 void forgetPoolAfterFork() {
+  forked = true;
   (void)pool.release();
   new (&poolMutex) std::mutex(); // another parent thread may have held it at the fork
   new (&launchesBeside) std::shared_mutex();
 }
 
+/// The thread count; the caller holds poolMutex.
+int threadCount() {
+  if (requestedThreads == 0)
+    requestedThreads = defaultThreads();
+  return requestedThreads;
+}
+
+/// Whether shared grids run on the process's OpenMP threads; the caller holds poolMutex.
+bool onOpenMPThreads() {
+  if (poolChoice == PoolChoice::Undecided) {
+    const char *env = std::getenv("TRITIUM_THREAD_POOL");
+    poolChoice = env && std::string_view(env) == "tritium" ? PoolChoice::Own
+                                                           : PoolChoice::OpenMPWhereLoaded;
+  }
+  return poolChoice == PoolChoice::OpenMPWhereLoaded && !forked && openMPRuntimeLoaded();
+}
+
 ThreadPool &getPool() {
-  static const int registered = pthread_atfork(nullptr, nullptr, forgetPoolAfterFork);
-  (void)registered;
   if (!pool)
-    pool = std::make_unique<ThreadPool>(requestedThreads > 0 ? requestedThreads
-                                                             : defaultThreads());
+    pool = std::make_unique<ThreadPool>(threadCount());
   return *pool;
 }
 
@@ -342,29 +316,39 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
     return;
   static const bool faultsReported = (installFaultReporter(), true);
   (void)faultsReported;
+  static const int forkWatched = pthread_atfork(nullptr, nullptr, forgetPoolAfterFork);
+  (void)forkWatched;
   thread_local bool threadPrepared = (prepareThreadForFaults(), true);
   (void)threadPrepared;
   int64_t total = int64_t(gridX) * gridY * gridZ;
-  uint64_t launch = launchCount.fetch_add(1, std::memory_order_relaxed) + 1;
+  GridLaunch grid{entry, args, gridX, gridY, gridZ,
+                  launchCount.fetch_add(1, std::memory_order_relaxed) + 1};
   if (total == 1) {
     std::shared_lock<std::shared_mutex> beside(launchesBeside);
-    runPrograms(entry, args, gridX, gridY, gridZ, 0, 1, launch);
+    runPrograms(grid, 0, 1);
     return;
   }
-  // One launch at a time owns the pool; concurrent launches from other threads wait.
+  // One launch at a time owns the threads; concurrent launches from other threads wait.
   std::lock_guard<std::mutex> lock(poolMutex);
-  ThreadPool &threads = getPool();
-  if (threads.size() == 1) {
+  int threads = threadCount();
+  if (threads == 1) {
     std::unique_lock<std::shared_mutex> alone(launchesBeside);
     RunningProgram &current = running;
     current.runsAlone = true;
-    runPrograms(entry, args, gridX, gridY, gridZ, 0, total, launch);
+    runPrograms(grid, 0, total);
     current.runsAlone = false;
     return;
   }
-  for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch)
-    threads.run(entry, args, gridX, gridY, gridZ, first,
-                std::min(kMaxProgramsPerLaunch, total - first), launch);
+  for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch) {
+    int64_t count = std::min(kMaxProgramsPerLaunch, total - first);
+    int64_t alreadyRun = runUntilWorthSharing(grid, first, count);
+    if (alreadyRun == count)
+      continue;
+    if (onOpenMPThreads())
+      runOnOpenMPThreads(grid, first, count, alreadyRun, threads);
+    else
+      getPool().run(grid, first, count, alreadyRun);
+  }
 }
 
 void setNumThreads(int threads) {
@@ -375,7 +359,17 @@ void setNumThreads(int threads) {
 
 int getNumThreads() {
   std::lock_guard<std::mutex> lock(poolMutex);
-  return getPool().size();
+  return threadCount();
+}
+
+void setThreadPool(bool openMPWhereLoaded) {
+  std::lock_guard<std::mutex> lock(poolMutex);
+  poolChoice = openMPWhereLoaded ? PoolChoice::OpenMPWhereLoaded : PoolChoice::Own;
+}
+
+bool threadPoolIsOpenMP() {
+  std::lock_guard<std::mutex> lock(poolMutex);
+  return onOpenMPThreads();
 }
 
 } // namespace tritium::cpu

@@ -38,6 +38,13 @@ bool takeAssertFailure(std::string &message);
 void setNumThreads(int threads);
 int getNumThreads();
 
+/// Which threads run the programs of a grid that is worth sharing: those of the process's
+/// OpenMP runtime where one is loaded (torch's; the default), or tritium's own pool (false, or
+/// TRITIUM_THREAD_POOL=tritium).
+void setThreadPool(bool openMPWhereLoaded);
+/// Whether the next shared grid runs on OpenMP's threads.
+bool threadPoolIsOpenMP();
+
 } // namespace tritium::cpu
 
 #endif // TRITIUM_TARGET_CPU_RUNTIME_H

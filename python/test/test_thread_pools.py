@@ -1,0 +1,62 @@
+"""Which threads run a shared grid: the process's OpenMP runtime (torch's) or tritium's own pool."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import tritium
+
+
+def _run(code, **env):
+    environment = {k: v for k, v in os.environ.items() if k != "TRITIUM_THREAD_POOL"}
+    environment.update(env)
+    return subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True,
+                          timeout=300, check=True)
+
+
+def test_own_pool_without_an_openmp_runtime_and_openmp_once_torch_is_loaded():
+    # torch brings libgomp; the lookup is repeated once the loader has loaded something new.
+    out = _run("import tritium; print(tritium.get_thread_pool()); import torch; print(tritium.get_thread_pool())")
+    assert out.stdout.split() == ["tritium", "openmp"]
+
+
+def test_environment_chooses_tritiums_pool():
+    out = _run("import torch, tritium; print(tritium.get_thread_pool())", TRITIUM_THREAD_POOL="tritium")
+    assert out.stdout.strip() == "tritium"
+
+
+def test_unknown_pool_in_the_environment_warns_and_keeps_the_default():
+    out = _run("import torch, tritium; print(tritium.get_thread_pool())", TRITIUM_THREAD_POOL="tbb")
+    assert out.stdout.strip() == "openmp"
+    assert "TRITIUM_THREAD_POOL='tbb' is not one of openmp, tritium" in out.stderr
+
+
+def test_unknown_pool_is_rejected():
+    with pytest.raises(ValueError, match="openmp, tritium"):
+        tritium.set_thread_pool("tbb")
+
+
+TEAM_SMALLER_THAN_ASKED = """
+import sys
+sys.path.insert(0, {tests!r})
+import torch, tritium
+from test_runtime import count_programs_kernel
+
+assert tritium.get_thread_pool() == "openmp"
+for grid in (2, 5, 33):
+    counts = torch.zeros(grid, dtype=torch.int32)
+    work = torch.rand(64 * (grid + 1))
+    for _ in range(10):
+        count_programs_kernel[(grid, )](counts, work, STEPS=2000)
+    assert counts.tolist() == [10] * grid, (grid, counts.tolist())
+print("ok")
+"""
+
+
+def test_every_program_runs_when_openmp_gives_fewer_threads_than_parts():
+    """OMP_THREAD_LIMIT=1 leaves a team of one thread for four parts: it must take them all."""
+    code = TEAM_SMALLER_THAN_ASKED.format(tests=os.path.dirname(os.path.abspath(__file__)))
+    out = _run(code, OMP_THREAD_LIMIT="1", TRITIUM_NUM_THREADS="4")
+    assert out.stdout.strip() == "ok"
