@@ -9,8 +9,8 @@ import pytest
 import tritium
 
 
-def _run(code, **env):
-    environment = {k: v for k, v in os.environ.items() if k != "TRITIUM_THREAD_POOL"}
+def _run(code, drop=(), **env):
+    environment = {k: v for k, v in os.environ.items() if k != "TRITIUM_THREAD_POOL" and k not in drop}
     environment.update(env)
     return subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True,
                           timeout=300, check=True)
@@ -31,6 +31,19 @@ def test_unknown_pool_in_the_environment_warns_and_keeps_the_default():
     out = _run("import torch, tritium; print(tritium.get_thread_pool())", TRITIUM_THREAD_POOL="tbb")
     assert out.stdout.strip() == "openmp"
     assert "TRITIUM_THREAD_POOL='tbb' is not one of openmp, tritium" in out.stderr
+
+
+def test_thread_count_follows_torch_on_openmp_threads_unless_told():
+    code = ("import torch, tritium\n"
+            "torch.set_num_threads(1); a = tritium.get_num_threads()\n"
+            "torch.set_num_threads(3); b = tritium.get_num_threads()\n"
+            "tritium.set_num_threads(2); torch.set_num_threads(1); c = tritium.get_num_threads()\n"
+            "print(a, b, c)")
+    out = _run(code, drop=("TRITIUM_NUM_THREADS", "OMP_NUM_THREADS"))
+    assert out.stdout.split() == ["1", "3", "2"]
+    out = _run("import torch, tritium; torch.set_num_threads(1); print(tritium.get_num_threads())",
+               TRITIUM_NUM_THREADS="3")
+    assert out.stdout.strip() == "3"
 
 
 def test_unknown_pool_is_rejected():

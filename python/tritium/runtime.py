@@ -18,8 +18,10 @@ if _environment_pool is not None and _environment_pool not in THREAD_POOLS:
 def set_num_threads(threads: int) -> None:
     """Number of threads a kernel grid runs on (the caller's included).
 
-    The default is the TRITIUM_NUM_THREADS environment variable, else OMP_NUM_THREADS (as for
-    torch; torchrun sets it per rank), else the number of cores.
+    The default is the TRITIUM_NUM_THREADS environment variable; without it, where grids run on
+    the process's OpenMP threads (see set_thread_pool), the calling thread's OpenMP thread count
+    (what torch.set_num_threads set, else OMP_NUM_THREADS, else the number of cores); elsewhere
+    OMP_NUM_THREADS (as for torch; torchrun sets it per rank), else the number of cores.
     """
     if threads < 1:
         raise ValueError(f"tritium: the thread count must be at least 1, got {threads}")

@@ -80,16 +80,10 @@ uint64_t makeWord(uint64_t sequence, uint64_t index) { return (sequence << kInde
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(20);
 thread_local RunningProgram running;
 
-/// TRITIUM_NUM_THREADS, else OMP_NUM_THREADS (which torch follows too, and which torchrun sets
-/// to 1 per rank when several ranks share a host), else every core.
-int defaultThreads() {
-  for (const char *name : {"TRITIUM_NUM_THREADS", "OMP_NUM_THREADS"})
-    if (const char *env = std::getenv(name)) {
-      int n = std::atoi(env);
-      if (n > 0)
-        return n;
-    }
-  return std::max(1u, std::thread::hardware_concurrency());
+/// The positive count an environment variable gives, or 0.
+int threadsFromEnvironment(const char *name) {
+  const char *env = std::getenv(name);
+  return env ? std::max(0, std::atoi(env)) : 0;
 }
 
 class ThreadPool {
@@ -265,7 +259,8 @@ std::unique_ptr<ThreadPool> pool;
 std::shared_mutex launchesBeside;
 // Every launch gets its own number: what a program cached is valid for its launch only.
 std::atomic<uint64_t> launchCount{0};
-int requestedThreads = 0; // 0: not yet decided (defaultThreads at the first use)
+// set_num_threads's count, else TRITIUM_NUM_THREADS's; 0 if neither, -1 before the first use.
+int requestedThreads = -1;
 
 enum class PoolChoice { Undecided, OpenMPWhereLoaded, Own };
 PoolChoice poolChoice = PoolChoice::Undecided;
@@ -283,13 +278,6 @@ void forgetPoolAfterFork() {
   new (&launchesBeside) std::shared_mutex();
 }
 
-/// The thread count; the caller holds poolMutex.
-int threadCount() {
-  if (requestedThreads == 0)
-    requestedThreads = defaultThreads();
-  return requestedThreads;
-}
-
 /// Whether shared grids run on the process's OpenMP threads; the caller holds poolMutex.
 bool onOpenMPThreads() {
   if (poolChoice == PoolChoice::Undecided) {
@@ -298,6 +286,22 @@ bool onOpenMPThreads() {
                                                            : PoolChoice::OpenMPWhereLoaded;
   }
   return poolChoice == PoolChoice::OpenMPWhereLoaded && !forked && openMPRuntimeLoaded();
+}
+
+/// The thread count; the caller holds poolMutex. Unless tritium was told one, it follows the
+/// OpenMP runtime where grids run on it (torch.set_num_threads, OMP_NUM_THREADS), else
+/// OMP_NUM_THREADS (which torch follows too, and which torchrun sets to 1 per rank when several
+/// ranks share a host), else every core.
+int threadCount() {
+  if (requestedThreads < 0)
+    requestedThreads = threadsFromEnvironment("TRITIUM_NUM_THREADS");
+  if (requestedThreads > 0)
+    return requestedThreads;
+  if (onOpenMPThreads())
+    return std::max(1, openMPMaxThreads());
+  if (int fromOpenMPVariable = threadsFromEnvironment("OMP_NUM_THREADS"))
+    return fromOpenMPVariable;
+  return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 ThreadPool &getPool() {

@@ -38,6 +38,7 @@ using ThreadNumberFunction = int (*)();
 struct OpenMPEntryPoints {
   ParallelFunction parallel = nullptr;   // GOMP_parallel(fn, data, threads, flags)
   ThreadNumberFunction threadNumber = nullptr; // omp_get_thread_num()
+  ThreadNumberFunction maxThreads = nullptr;   // omp_get_max_threads()
 };
 
 /// How many objects the dynamic loader has loaded so far (it only counts up).
@@ -67,8 +68,10 @@ const OpenMPEntryPoints &entryPoints() {
     auto parallel = reinterpret_cast<ParallelFunction>(dlsym(RTLD_DEFAULT, "GOMP_parallel"));
     auto threadNumber =
         reinterpret_cast<ThreadNumberFunction>(dlsym(RTLD_DEFAULT, "omp_get_thread_num"));
-    if (parallel && threadNumber) {
-      found = {parallel, threadNumber};
+    auto maxThreads =
+        reinterpret_cast<ThreadNumberFunction>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+    if (parallel && threadNumber && maxThreads) {
+      found = {parallel, threadNumber, maxThreads};
       complete.store(true, std::memory_order_release);
     } else {
       loadsAtMiss = loads;
@@ -111,6 +114,8 @@ void runAsTeamMember(void *data) {
 } // namespace
 
 bool openMPRuntimeLoaded() { return entryPoints().parallel != nullptr; }
+
+int openMPMaxThreads() { return entryPoints().maxThreads(); }
 
 void runOnOpenMPThreads(const GridLaunch &grid, int64_t first, int64_t count, int64_t alreadyRun,
                         int threads) {

@@ -11,6 +11,10 @@ namespace tritium::cpu {
 /// Intel's and LLVM's, which offer them too): torch's CPU builds bring one.
 bool openMPRuntimeLoaded();
 
+/// omp_get_max_threads() of the calling thread: what torch.set_num_threads set, else
+/// OMP_NUM_THREADS, else every core. Requires openMPRuntimeLoaded().
+int openMPMaxThreads();
+
 /// Runs programs [first + alreadyRun, first + count) of `grid` on a team of `threads` OpenMP
 /// threads, the caller's included, and returns when all have run. Each thread takes chunks of
 /// its own part of [first, first + count) first, then of the others'. Requires
