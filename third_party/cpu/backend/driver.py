@@ -14,6 +14,7 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.driver import DriverBase, decompose_descriptor, expand_signature
 
 from tritium import _C
+from tritium.inductor_benchmarking import register_if_inductor_is_loaded
 from tritium.profiling import launch_event
 
 # One letter per kernel parameter type, as tritium._C.launch packs it.
@@ -49,6 +50,8 @@ def make_launcher(src, metadata):
     """Triton's launcher for one compiled kernel: the native one (tritium._C.NativeLauncher)
     for signatures of plain parameters, the Python one for tuples and tensor descriptors, and
     the bounds-checking one for kernels compiled with check_bounds."""
+    # Inductor loads each kernel it autotunes before timing its configurations.
+    register_if_inductor_is_loaded()
     if getattr(metadata, "check_bounds", False):
         from tritium.bounds_checking import BoundsCheckingLauncher
         return BoundsCheckingLauncher(src, metadata)
