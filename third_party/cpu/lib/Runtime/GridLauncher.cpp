@@ -288,16 +288,16 @@ bool onOpenMPThreads() {
   return poolChoice == PoolChoice::OpenMPWhereLoaded && !forked && openMPRuntimeLoaded();
 }
 
-/// The thread count; the caller holds poolMutex. Unless tritium was told one, it follows the
-/// OpenMP runtime where grids run on it (torch.set_num_threads, OMP_NUM_THREADS), else
-/// OMP_NUM_THREADS (which torch follows too, and which torchrun sets to 1 per rank when several
-/// ranks share a host), else every core.
-int threadCount() {
+/// The thread count; the caller holds poolMutex and says whether grids run on OpenMP's threads
+/// (onOpenMPThreads). Unless tritium was told one, it follows the OpenMP runtime there
+/// (torch.set_num_threads, OMP_NUM_THREADS), else OMP_NUM_THREADS (which torch follows too, and
+/// which torchrun sets to 1 per rank when several ranks share a host), else every core.
+int threadCount(bool openMP) {
   if (requestedThreads < 0)
     requestedThreads = threadsFromEnvironment("TRITIUM_NUM_THREADS");
   if (requestedThreads > 0)
     return requestedThreads;
-  if (onOpenMPThreads())
+  if (openMP)
     return std::max(1, openMPMaxThreads());
   if (int fromOpenMPVariable = threadsFromEnvironment("OMP_NUM_THREADS"))
     return fromOpenMPVariable;
@@ -306,7 +306,7 @@ int threadCount() {
 
 ThreadPool &getPool() {
   if (!pool)
-    pool = std::make_unique<ThreadPool>(threadCount());
+    pool = std::make_unique<ThreadPool>(threadCount(/*openMP=*/false));
   return *pool;
 }
 
@@ -334,7 +334,8 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   }
   // One launch at a time owns the threads; concurrent launches from other threads wait.
   std::lock_guard<std::mutex> lock(poolMutex);
-  int threads = threadCount();
+  bool openMP = onOpenMPThreads(); // once a launch: it may look up the OpenMP runtime
+  int threads = threadCount(openMP);
   if (threads == 1) {
     std::unique_lock<std::shared_mutex> alone(launchesBeside);
     RunningProgram &current = running;
@@ -348,7 +349,7 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
     int64_t alreadyRun = runUntilWorthSharing(grid, first, count);
     if (alreadyRun == count)
       continue;
-    if (onOpenMPThreads())
+    if (openMP)
       runOnOpenMPThreads(grid, first, count, alreadyRun, threads);
     else
       getPool().run(grid, first, count, alreadyRun);
@@ -363,7 +364,7 @@ void setNumThreads(int threads) {
 
 int getNumThreads() {
   std::lock_guard<std::mutex> lock(poolMutex);
-  return threadCount();
+  return threadCount(onOpenMPThreads());
 }
 
 void setThreadPool(bool openMPWhereLoaded) {
