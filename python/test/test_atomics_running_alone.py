@@ -7,6 +7,7 @@ import threading
 import pytest
 import torch
 import triton
+import triton.language as tl
 import tritium
 from conftest import atomic_rmw_kernel, atomic_rmw_reference
 
@@ -92,3 +93,27 @@ def test_launches_beside_a_launch_running_alone_lose_no_update():
         assert int(counter) == (rounds_alone * programs + rounds_single) * block
     finally:
         tritium.set_num_threads(previous)
+
+
+@triton.jit
+def scatter_add_tile_kernel(out_ptr, index_ptr, value_ptr, old_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    """A 2-D tile of scattered relaxed adds (the addresses are computed before the adds): lanes far apart, lanes
+    on the same element, and the old value of each returned."""
+    offsets = tl.program_id(0) * ROWS * COLS + tl.arange(0, ROWS)[:, None] * COLS + tl.arange(0, COLS)[None, :]
+    old = tl.atomic_add(out_ptr + tl.load(index_ptr + offsets), tl.load(value_ptr + offsets), sem="relaxed")
+    tl.store(old_ptr + offsets, old)
+
+
+def test_scattered_relaxed_adds_of_a_2d_tile(threads):
+    programs, rows, cols, targets = 4, 8, 32, 4096
+    n = programs * rows * cols
+    index = torch.randint(0, targets // 64, (n, )) * 64 + torch.randint(0, 2, (n, ))  # many lanes per element
+    out = torch.zeros(targets, dtype=torch.int32)
+    old = torch.empty(n, dtype=torch.int32)
+    scatter_add_tile_kernel[(programs, )](out, index.to(torch.int32), torch.ones(n, dtype=torch.int32), old,
+                                          ROWS=rows, COLS=cols)
+    assert out.tolist() == torch.bincount(index, minlength=targets).tolist()
+    # Every add saw its own count: the old values of one element are 0, 1, ..., count - 1.
+    for element in index.unique().tolist():
+        seen = sorted(old[index == element].tolist())
+        assert seen == list(range(len(seen))), element

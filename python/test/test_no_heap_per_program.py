@@ -66,6 +66,21 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def scatter_add_kernel(out_ptr, index_ptr, value_ptr, BLOCK: tl.constexpr):
+    """Inductor's max-pool backward's shape: relaxed adds at scattered addresses (computed into a buffer first)."""
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.atomic_add(out_ptr + tl.load(index_ptr + offsets), tl.load(value_ptr + offsets), sem="relaxed")
+
+
+def _scatter_add():
+    index = torch.randint(0, 4096, (2048, ))
+    out = torch.zeros(4096, dtype=torch.int32)
+    compiled = scatter_add_kernel[(2, )](out, index.to(torch.int32), torch.ones(2048, dtype=torch.int32), BLOCK=1024)
+    assert out.tolist() == torch.bincount(index, minlength=4096).tolist()
+    return compiled
+
+
+@triton.jit
 def rows_in_branches_kernel(x_ptr, dy_ptr, dx_ptr, dw_ptr, n_rows, n_cols, ROWS: tl.constexpr, BLOCK: tl.constexpr):
     """Layer norm backward's shape: a loop over rows, each row's tiles in a branch (`if row < n_rows`), running
     sums of the rows carried across iterations."""
@@ -135,6 +150,7 @@ def _cases():
                                                                  torch.empty_like(x), BLOCK=1024),
         "looped log-sum-exp": lambda: _looped_log_sum_exp(torch.randn(3, 1000)),
         "rows in branches of a loop": lambda: _rows_in_branches(torch.randn(10, 1000)),
+        "scatter-add": _scatter_add,
         "matmul": lambda: matmul_kernel[(1, )](torch.randn(32, 128), torch.randn(128, 32), torch.empty(32, 32), 128,
                                                BLOCK=32),
     }

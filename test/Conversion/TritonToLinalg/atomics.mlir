@@ -1,11 +1,19 @@
 // RUN: tritium-opt %s -split-input-file --convert-triton-to-linalg | FileCheck %s
 
-// One atomic instruction per element, under the element's mask; masked-off lanes yield 0.
+// The tile's addresses first, in a loop of their own into a buffer of integers (plain
+// arithmetic, which vectorizes); then one atomic instruction per element at its loaded
+// address, under the element's mask; masked-off lanes yield 0.
 // CHECK-LABEL: func.func @atomic_rmw_masked
 // CHECK-NOT: tritium_launch_runs_alone
-// CHECK: scf.for
+// CHECK: %[[ADDRESSES:.+]] = memref.alloc() : memref<16xi64>
+// CHECK: scf.for %[[I:.+]] =
+// CHECK: %[[BITS:.+]] = llvm.ptrtoint %{{.+}} : !llvm.ptr to i64
+// CHECK: memref.store %[[BITS]], %[[ADDRESSES]][%[[I]]]
+// CHECK: scf.for %[[J:.+]] =
+// CHECK: %[[LOADED:.+]] = memref.load %[[ADDRESSES]][%[[J]]]
+// CHECK: %[[PTR:.+]] = llvm.inttoptr %[[LOADED]] : i64 to !llvm.ptr
 // CHECK: scf.if %{{.+}} -> (f32)
-// CHECK: llvm.atomicrmw fadd %{{.+}}, %{{.+}} acq_rel
+// CHECK: llvm.atomicrmw fadd %[[PTR]], %{{.+}} acq_rel
 // CHECK: } else {
 // CHECK: arith.constant 0.000000e+00 : f32
 tt.func @atomic_rmw_masked(%p: tensor<16x!tt.ptr<f32>>, %v: tensor<16xf32>, %m: tensor<16xi1>) -> tensor<16xf32> {
@@ -35,9 +43,11 @@ tt.func @atomic_rmw_relaxed_runs_alone(%p: tensor<16x!tt.ptr<i32>>, %v: tensor<1
 
 // -----
 
-// System scope reaches memory that other processes may share: always atomic.
+// System scope reaches memory that other processes may share: always atomic. A scalar's
+// address needs no buffer.
 // CHECK-LABEL: func.func @atomic_rmw_relaxed_system
 // CHECK-NOT: tritium_launch_runs_alone
+// CHECK-NOT: memref.alloc
 // CHECK: llvm.atomicrmw fadd %{{.+}}, %{{.+}} monotonic
 tt.func @atomic_rmw_relaxed_system(%p: !tt.ptr<f32>, %v: f32) -> f32 {
   %0 = tt.atomic_rmw fadd, relaxed, sys, %p, %v : (!tt.ptr<f32>, f32) -> f32
