@@ -1,11 +1,11 @@
 //===- AtomicPatterns.cpp - tt.atomic_rmw/cas/load/store/poll -------------===//
 //
-// Each element is one LLVM atomic instruction at its recomputed address, in a loop over the
-// tile; masked-off lanes do not touch memory and return zero. A read-modify-write of a tile
-// computes the tile's addresses into a buffer first, in a loop that vectorizes: the loop of
-// atomics then takes a few instructions an element, and where its lanes miss the cache (a
-// scatter) the core overlaps more of those misses (Inductor's max-pool backward, 2^21 relaxed
-// adds 16 KB apart: ~0.69x -> ~0.87x of torch's index_add_ at one thread). Memory semantics map to LLVM
+// Each element is one LLVM atomic instruction at its address, in a loop over the tile;
+// masked-off lanes do not touch memory and return zero. A read-modify-write of a tile computes
+// the tile's addresses into a buffer first, in a loop that vectorizes: the loop of atomics
+// then takes a few instructions an element, and where its lanes miss the cache (a scatter) the
+// core overlaps more of those misses (Inductor's max-pool backward, 2^21 relaxed adds 16 KB
+// apart: ~0.69x -> ~0.87x of torch's index_add_ at one thread). Memory semantics map to LLVM
 // orderings; every scope is the whole process on a CPU. Compare-and-swap of floats compares
 // their bits, as on GPUs. Atomic loads and stores move the bits as an integer of the
 // element's width. A relaxed read-modify-write of device scope asks the device runtime once
