@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 
-import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
@@ -91,7 +90,6 @@ def main():
     table["ratio"] = table["Inductor + tritium"] / table["Inductor C++"]
     report.print_table("first call of each graph through torch.compile, cold caches", "seconds", table,
                        ["kind"] + LINES + ["ratio"], better="lower", formats={"ratio": "{:.2f}"})
-    return pd.DataFrame(table)
 
 
 if __name__ == "__main__":

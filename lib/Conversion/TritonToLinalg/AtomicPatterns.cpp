@@ -70,7 +70,7 @@ std::optional<LLVM::AtomicBinOp> binOpOf(tt::RMWOp kind, Type type) {
 /// is plain arithmetic, which vectorizes; the loop of atomics then reads one integer a lane.
 Value materializeAddresses(OpBuilder &b, Location loc, Value pointers, ArrayRef<int64_t> shape,
                            TileElementMaterializer &elements) {
-  Value addresses = memref::AllocOp::create(b, loc, MemRefType::get(shape, b.getI64Type()));
+  Value addresses = allocateTile(b, loc, RankedTensorType::get(shape, b.getI64Type()));
   forEachIndex(b, loc, shape, [&](OpBuilder &b, Location loc, ValueRange indices) {
     Value ptr = elements.elementAt(b, loc, pointers, indices);
     memref::StoreOp::create(b, loc, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr),
