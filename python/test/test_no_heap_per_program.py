@@ -140,6 +140,53 @@ def _rows_in_branches(x):
     return compiled
 
 
+@triton.jit
+def looped_welford_kernel(x_ptr, mean_ptr, m2_ptr, weight_ptr, channels, r_numel, XBLOCK: tl.constexpr,
+                          R0_BLOCK: tl.constexpr):
+    """Inductor's looped Welford statistics (batch norm over channels-last inputs): `mean`, `m2` and `weight`
+    tiles carried across chunks of the reduction, updated under the chunk's mask; `m2` reads the `mean` that
+    the same chunk has just replaced."""
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r_numel
+        x = tl.load(x_ptr + (xindex + channels * r0_index), r0_mask, other=0.0)
+        if r0_offset == 0:
+            next_weight = tl.full(weight.shape, 1, weight.dtype)
+            next_mean = x
+            next_m2 = tl.zeros_like(m2)
+        else:
+            delta = x - mean
+            next_weight = weight + 1
+            next_mean = mean + delta / next_weight
+            next_m2 = m2 + delta * (x - next_mean)
+        mean = tl.where(r0_mask, next_mean, mean)
+        m2 = tl.where(r0_mask, next_m2, m2)
+        weight = tl.where(r0_mask, next_weight, weight)
+    tl.store(mean_ptr + xindex * R0_BLOCK + r0_base, mean)
+    tl.store(m2_ptr + xindex * R0_BLOCK + r0_base, m2)
+    tl.store(weight_ptr + xindex * R0_BLOCK + r0_base, weight)
+
+
+def _looped_welford(rows, channels):
+    """Runs looped_welford_kernel over a [rows, channels] tensor (rows not a multiple of the chunk) and checks the
+    statistics its partial tiles combine to."""
+    x = torch.randn(rows, channels)
+    mean, m2, weight = (torch.empty(channels, 8) for _ in range(3))
+    compiled = looped_welford_kernel[(channels // 16, )](x, mean, m2, weight, channels, rows, XBLOCK=16, R0_BLOCK=8)
+    total = weight.sum(1)
+    combined_mean = (mean * weight).sum(1) / total
+    combined_m2 = (m2 + weight * (mean - combined_mean[:, None])**2).sum(1)
+    torch.testing.assert_close(total, torch.full((channels, ), float(rows)))
+    torch.testing.assert_close(combined_mean, x.mean(0), rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(combined_m2 / rows, x.var(0, unbiased=False), rtol=1e-4, atol=1e-5)
+    return compiled
+
+
 def _cases():
     x = torch.randn(8, 1024)
     return {
@@ -151,6 +198,7 @@ def _cases():
         "looped log-sum-exp": lambda: _looped_log_sum_exp(torch.randn(3, 1000)),
         "rows in branches of a loop": lambda: _rows_in_branches(torch.randn(10, 1000)),
         "scatter-add": _scatter_add,
+        "looped Welford statistics": lambda: _looped_welford(1003, 64),
         "matmul": lambda: matmul_kernel[(1, )](torch.randn(32, 128), torch.randn(128, 32), torch.empty(32, 32), 128,
                                                BLOCK=32),
     }

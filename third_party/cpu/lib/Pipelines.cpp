@@ -81,6 +81,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   pm.addNestedPass<func::FuncOp>(createInterchangeMatmulLoops());
 
   pm.addNestedPass<func::FuncOp>(createUpdateLoopCarriedTilesInPlace());
+  // Welford's `m2` reads the old `mean` after `mean`'s update: read first, updated in place.
+  pm.addNestedPass<func::FuncOp>(createMoveReadersBeforeInPlaceUpdates());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;

@@ -230,6 +230,21 @@ def UpdateLoopCarriedTilesInPlace
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
+def MoveReadersBeforeInPlaceUpdates
+    : Pass<"tritium-cpu-move-readers-before-in-place-updates", "mlir::func::FuncOp"> {
+  let summary = "Read a loop-carried tile's old value before the op that updates it in place";
+  let description = [{
+    In the body of an `scf.for`, the op that computes a tensor iter_arg's next value (the
+    yielded value's defining op, when it uses the iter_arg) is the tile's in-place update. An op
+    after it that also reads the iter_arg's old value (Inductor's Welford: `m2` computed from
+    the `mean` the previous op updated) would make bufferization give the update a new buffer
+    in every iteration. Such a reader moves to just before the update when every value it uses
+    is available there, it writes no memory, and, if it reads memory, no op it passes writes
+    any. Runs before bufferization.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 def StoreBoolAndBFloat16AsIntegers
     : Pass<"tritium-cpu-store-bool-and-bf16-as-integers", "mlir::ModuleOp"> {
   let summary = "Store i1 buffers as i8 (one byte per element) and bf16 buffers as i16 bits";
