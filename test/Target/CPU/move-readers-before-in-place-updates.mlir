@@ -151,3 +151,45 @@ func.func @reader_of_memory_after_a_store(%mean0: tensor<16xf32>, %m20: tensor<1
   }
   return %r#0, %r#1 : tensor<16xf32>, tensor<16xf32>
 }
+
+// -----
+
+// A mask split runs the tile's update as two loops, the second continuing the first: the reader
+// moves before the first.
+// CHECK-LABEL: func.func @update_split_in_two_loops
+// CHECK: scf.for {{.+}} iter_args(%[[MEAN:.+]] = %{{.+}}, %[[M2:.+]] = %{{.+}})
+// CHECK:   %[[NEXT_M2:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[M2]])
+// CHECK:     tensor.extract %[[MEAN]]
+// CHECK:   %[[HEAD:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[MEAN]])
+// CHECK:   %[[TAIL:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[HEAD]])
+// CHECK:   scf.yield %[[TAIL]], %[[NEXT_M2]]
+// BUFFERS-LABEL: func.func @update_split_in_two_loops
+// BUFFERS: scf.for
+// BUFFERS-NOT: memref.alloc
+// BUFFERS-NOT: memref.copy
+// BUFFERS: scf.yield
+func.func @update_split_in_two_loops(%x: tensor<4x16xf32>, %mean0: tensor<16xf32>, %m20: tensor<16xf32>, %split: index) -> (tensor<16xf32>, tensor<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%mean = %mean0, %m2 = %m20) -> (tensor<16xf32>, tensor<16xf32>) {
+    %head = scf.for %j = %c0 to %split step %c1 iter_args(%t = %mean) -> (tensor<16xf32>) {
+      %v = tensor.extract %x[%i, %j] : tensor<4x16xf32>
+      %u = tensor.insert %v into %t[%j] : tensor<16xf32>
+      scf.yield %u : tensor<16xf32>
+    }
+    %tail = scf.for %j = %split to %c16 step %c1 iter_args(%t = %head) -> (tensor<16xf32>) {
+      %m = tensor.extract %t[%j] : tensor<16xf32>
+      %u = tensor.insert %m into %t[%j] : tensor<16xf32>
+      scf.yield %u : tensor<16xf32>
+    }
+    %new_m2 = scf.for %j = %c0 to %c16 step %c1 iter_args(%t = %m2) -> (tensor<16xf32>) {
+      %m = tensor.extract %mean[%j] : tensor<16xf32>
+      %u = tensor.insert %m into %t[%j] : tensor<16xf32>
+      scf.yield %u : tensor<16xf32>
+    }
+    scf.yield %tail, %new_m2 : tensor<16xf32>, tensor<16xf32>
+  }
+  return %r#0, %r#1 : tensor<16xf32>, tensor<16xf32>
+}

@@ -18,6 +18,7 @@
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tritium::cpu {
@@ -95,11 +96,31 @@ void moveReadersBefore(Operation *update, Value iterArg) {
   }
 }
 
+/// The operand `result` of `op` is written over (a loop's init, a destination-style op's init),
+/// or null.
+Value destinationOf(Operation *op, OpResult result) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return loop.getTiedLoopInit(result)->get();
+  if (auto destination = dyn_cast<DestinationStyleOpInterface>(op))
+    return destination.getTiedOpOperand(result)->get();
+  return Value();
+}
+
 /// Finds the in-place update of `iterArg` that computes `next` and moves the readers after it.
-/// Behind a branch (mask splits version a loop body; the branches of one condition are merged
-/// into one scf.if), the update and its readers are in each branch: each is treated there.
+/// The update may be a chain of ops each writing over the previous one's result (a mask split
+/// runs a tile's loop as two loops, the second continuing the first): the readers move before
+/// its first op. Behind a branch (the branches of one condition are merged into one scf.if),
+/// the update and its readers are in each branch: each is treated there.
 void moveReadersBeforeUpdateOf(Value next, Value iterArg) {
   Operation *update = next.getDefiningOp();
+  while (update) {
+    Value previous = destinationOf(update, cast<OpResult>(next));
+    Operation *def = previous ? previous.getDefiningOp() : nullptr;
+    if (!def || def->getBlock() != update->getBlock())
+      break;
+    next = previous;
+    update = def;
+  }
   if (!update || !uses(update, iterArg))
     return;
   moveReadersBefore(update, iterArg);
