@@ -141,19 +141,21 @@ def _rows_in_branches(x):
 
 
 @triton.jit
-def looped_welford_kernel(x_ptr, mean_ptr, m2_ptr, weight_ptr, channels, r_numel, XBLOCK: tl.constexpr,
-                          R0_BLOCK: tl.constexpr):
+def looped_welford_kernel(x_ptr, mean_ptr, m2_ptr, weight_ptr, channels: tl.constexpr, r_numel: tl.constexpr,
+                          XBLOCK: tl.constexpr, R0_BLOCK: tl.constexpr):
     """Inductor's looped Welford statistics (batch norm over channels-last inputs): `mean`, `m2` and `weight`
     tiles carried across chunks of the reduction, updated under the chunk's mask; `m2` reads the `mean` that
-    the same chunk has just replaced."""
+    the same chunk has just replaced. As in Inductor's kernels the sizes are constants, and the masks split each
+    tile's loops in two."""
     xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < channels
     r0_base = tl.arange(0, R0_BLOCK)[None, :]
     mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
     for r0_offset in tl.range(0, r_numel, R0_BLOCK):
         r0_index = r0_offset + r0_base
-        r0_mask = r0_index < r_numel
+        r0_mask = (r0_index < r_numel) & xmask
         x = tl.load(x_ptr + (xindex + channels * r0_index), r0_mask, other=0.0)
         if r0_offset == 0:
             next_weight = tl.full(weight.shape, 1, weight.dtype)
@@ -167,17 +169,18 @@ def looped_welford_kernel(x_ptr, mean_ptr, m2_ptr, weight_ptr, channels, r_numel
         mean = tl.where(r0_mask, next_mean, mean)
         m2 = tl.where(r0_mask, next_m2, m2)
         weight = tl.where(r0_mask, next_weight, weight)
-    tl.store(mean_ptr + xindex * R0_BLOCK + r0_base, mean)
-    tl.store(m2_ptr + xindex * R0_BLOCK + r0_base, m2)
-    tl.store(weight_ptr + xindex * R0_BLOCK + r0_base, weight)
+    tl.store(mean_ptr + xindex * R0_BLOCK + r0_base, mean, xmask)
+    tl.store(m2_ptr + xindex * R0_BLOCK + r0_base, m2, xmask)
+    tl.store(weight_ptr + xindex * R0_BLOCK + r0_base, weight, xmask)
 
 
-def _looped_welford(rows, channels):
+def _looped_welford(rows, channels, xblock, r0_block):
     """Runs looped_welford_kernel over a [rows, channels] tensor (rows not a multiple of the chunk) and checks the
     statistics its partial tiles combine to."""
     x = torch.randn(rows, channels)
-    mean, m2, weight = (torch.empty(channels, 8) for _ in range(3))
-    compiled = looped_welford_kernel[(channels // 16, )](x, mean, m2, weight, channels, rows, XBLOCK=16, R0_BLOCK=8)
+    mean, m2, weight = (torch.empty(channels, r0_block) for _ in range(3))
+    compiled = looped_welford_kernel[(triton.cdiv(channels, xblock), )](x, mean, m2, weight, channels, rows,
+                                                                          XBLOCK=xblock, R0_BLOCK=r0_block)
     total = weight.sum(1)
     combined_mean = (mean * weight).sum(1) / total
     combined_m2 = (m2 + weight * (mean - combined_mean[:, None])**2).sum(1)
@@ -198,7 +201,8 @@ def _cases():
         "looped log-sum-exp": lambda: _looped_log_sum_exp(torch.randn(3, 1000)),
         "rows in branches of a loop": lambda: _rows_in_branches(torch.randn(10, 1000)),
         "scatter-add": _scatter_add,
-        "looped Welford statistics": lambda: _looped_welford(1003, 64),
+        "looped Welford statistics": lambda: _looped_welford(1003, 64, 16, 8),
+        "looped Welford statistics, long chunks": lambda: _looped_welford(3001, 72, 8, 512),
         "matmul": lambda: matmul_kernel[(1, )](torch.randn(32, 128), torch.randn(128, 32), torch.empty(32, 32), 128,
                                                BLOCK=32),
     }

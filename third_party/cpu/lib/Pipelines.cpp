@@ -89,6 +89,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Tiles a branch allocates (a first iteration run apart, each side of a mask split) move out
+  // of it, where they can live on the stack; then out of loops, those no iteration yields.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferHoistingPass());
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   pm.addNestedPass<func::FuncOp>(createPromoteTileBuffersToStack());
   bufferization::buildBufferDeallocationPipeline(pm);
