@@ -9,6 +9,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
+from torch._inductor.runtime import triton_helpers
 
 ALLOCATOR_CALL = re.compile(r"call [^\n]*@(malloc|aligned_alloc|calloc|realloc|free|posix_memalign)\(")
 
@@ -157,15 +158,7 @@ def looped_welford_kernel(x_ptr, mean_ptr, m2_ptr, weight_ptr, channels: tl.cons
         r0_index = r0_offset + r0_base
         r0_mask = (r0_index < r_numel) & xmask
         x = tl.load(x_ptr + (xindex + channels * r0_index), r0_mask, other=0.0)
-        if r0_offset == 0:
-            next_weight = tl.full(weight.shape, 1, weight.dtype)
-            next_mean = x
-            next_m2 = tl.zeros_like(m2)
-        else:
-            delta = x - mean
-            next_weight = weight + 1
-            next_mean = mean + delta / next_weight
-            next_m2 = m2 + delta * (x - next_mean)
+        next_mean, next_m2, next_weight = triton_helpers.welford_reduce(x, mean, m2, weight, r0_offset == 0)
         mean = tl.where(r0_mask, next_mean, mean)
         m2 = tl.where(r0_mask, next_m2, m2)
         weight = tl.where(r0_mask, next_weight, weight)
