@@ -129,6 +129,62 @@ def test_tile_instructions_follow_the_host(int8):
     assert (instruction in kernel.asm["llir"]) == AMX, (instruction, AMX)
 
 
+FLOAT8 = [torch.float8_e5m2, torch.float8_e4m3fn, torch.float8_e5m2fnuz, torch.float8_e4m3fnuz]
+
+
+def float8_operand(rows, cols, dtype, g):
+    """Random fp8 values with the format's extremes in the first row: the smallest subnormal (of either sign),
+    the largest finite value and zeros."""
+    info = torch.finfo(dtype)
+    x = (torch.randn(rows, cols, generator=g) * 4).clamp(-info.max, info.max).to(dtype)
+    smallest = torch.tensor([1], dtype=torch.uint8).view(dtype).float().item()  # the bits 0x01
+    x[0, :6] = torch.tensor([smallest, -smallest, info.max, -info.max, 0.0, 0.0]).to(dtype)
+    assert 0 < smallest < info.tiny
+    return x
+
+
+@triton.jit
+def float8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """blocked_matmul for fp8 operands (whose masked loads need a float `other`), row-major operands."""
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
+                    other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
+                    other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def run_float8(a, b, blocks):
+    (M, K), N = a.shape, b.shape[1]
+    c = torch.empty(M, N)
+    grid = (triton.cdiv(M, blocks[0]), triton.cdiv(N, blocks[1]))
+    kernel = float8_matmul[grid](a, b, c, M, N, K, BLOCK_M=blocks[0], BLOCK_N=blocks[1], BLOCK_K=blocks[2])
+    return c, kernel
+
+
+@pytest.mark.parametrize("dtype", FLOAT8, ids=lambda d: str(d).split(".")[-1])
+@pytest.mark.parametrize("shape,blocks", [((64, 64, 128), (32, 32, 64)), ((100, 70, 200), (32, 32, 64))],
+                         ids=["2x2-tiles", "masked-edges"])
+def test_float8_dots_within_the_fp32_summation_bound(dtype, shape, blocks):
+    """fp8 operands go to the tiles as bf16 on AMX hosts (every fp8 value is a bf16 one, none a bf16 subnormal,
+    which the tiles would read as zero) and to the f32 blocks elsewhere: within fp32's bound either way, the
+    formats' subnormals and largest values included. A NaN operand makes its row of C NaN."""
+    M, N, K = shape
+    g = torch.Generator().manual_seed(M + K)
+    a, b = float8_operand(M, K, dtype, g), float8_operand(K, N, dtype, g)
+    c, kernel = run_float8(a, b, blocks)
+    assert_within_summation_bound(c, a.float(), b.float(), torch.float32, f"{dtype} {shape}")
+    assert ("tdpbf16ps" in kernel.asm["llir"]) == AMX, AMX
+    a[1, 3] = float("nan")
+    c, _ = run_float8(a, b, blocks)
+    assert c[1].isnan().all() and not c[[0, 2]].isnan().any()
+
+
 @triton.jit
 def converted_operand_matmul(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)

@@ -38,6 +38,10 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   // Indices divided by a period (group scales, Inductor's `x // C`, `x % C`): strips in which
   // the quotient is uniform and the remainder consecutive.
   pm.addNestedPass<func::FuncOp>(createStripMineLoopsAtDivisionPeriods());
+  // fp8 products on AMX hosts: operands widened to bf16 (exactly), for the tiles.
+  Float8MatmulsAsBFloat16Options float8OnTiles;
+  float8OnTiles.amxBF16 = amxBF16;
+  pm.addNestedPass<func::FuncOp>(createFloat8MatmulsAsBFloat16(float8OnTiles));
   // Before any canonicalization, which would fold fp8 conversions of constants differently.
   pm.addPass(createExpandFloat8Conversions());
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest

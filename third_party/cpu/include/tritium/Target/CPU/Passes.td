@@ -301,6 +301,31 @@ def ExpandBFloat16Conversions : Pass<"tritium-cpu-expand-bf16-conversions"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def Float8MatmulsAsBFloat16 : Pass<"tritium-cpu-float8-matmuls-as-bf16", "mlir::func::FuncOp"> {
+  let summary = "On AMX-BF16 hosts, compute matmuls of fp8 operands as bf16 ones (exactly)";
+  let description = [{
+    A `tl.dot` of fp8 operands reaches the CPU as a matmul of operands widened to f32. Every
+    value of the five fp8 formats is a bf16 value as well (at most 5 exponent and 3 mantissa
+    bits; the smallest subnormal, 2^-17, is a normal bf16), so with `amx-bf16` the operands
+    are widened to bf16 instead, and a matmul whose shape fits AMX tiles (M and N multiples
+    of 16, K of 32) runs on them like any bf16 x bf16 -> f32 product:
+
+    ```mlir
+    %a32 = arith.extf %a : tensor<32x64xf8E5M2> to tensor<32x64xf32>
+    %b32 = arith.extf %b : tensor<64x32xf8E5M2> to tensor<64x32xf32>
+    %d = linalg.matmul ins(%a32, %b32 : ...) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+    ```
+    becomes the same matmul of `arith.extf %a : ... to tensor<32x64xbf16>` and of `%b`'s.
+    Other shapes, and hosts without AMX-BF16 (whose bf16 products are slower than f32 ones),
+    keep the f32 matmul.
+  }];
+  let options = [
+    Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
+           "The host's AMX tiles compute bf16 matmuls">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect"];
+}
+
 def ExpandFloat8Conversions : Pass<"tritium-cpu-expand-fp8-conversions"> {
   let summary = "Convert to and from the 8-bit float formats with integer arithmetic";
   let description = [{
