@@ -7,9 +7,11 @@
     python bench/bench_matmul.py --save-path DIR    # also a CSV table and a PNG plot per dtype and thread count
 
 GFLOP/s counts 2*M*N*K. The torch column is torch.mm in the same dtype (int8: torch._int_mm, int32
-results); `ratio` is tritium / torch; `vs fp32` is tritium in that dtype / tritium's fp32 at the same shape
-and thread count. numpy (fp32 only) runs its BLAS with whatever threads that BLAS chooses. Results are
-checked before timing: fp32 against torch, bf16/fp16 against an fp32 product of the same inputs, int8 exactly.
+results; fp8 (e5m2, e4m3) has none on the CPU: compare tritium's bf16 and fp32 rows); `ratio` is
+tritium / torch; `vs fp32` is tritium in that dtype / tritium's fp32 at the same shape and thread
+count. numpy (fp32 only) runs its BLAS with whatever threads that BLAS chooses. Results are checked
+before timing: fp32 against torch, bf16/fp16/fp8 against an fp32 product of the same inputs, int8
+exactly.
 """
 
 import functools
@@ -24,7 +26,9 @@ import matmul_kernels  # noqa: E402
 import report  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
-DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "int8": torch.int8}
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "int8": torch.int8,
+          "fp8e5": torch.float8_e5m2, "fp8e4nv": torch.float8_e4m3fn}
+FLOAT8 = {"fp8e5", "fp8e4nv"}  # torch has no CPU product of fp8 tensors: tritium alone, beside its bf16 and fp32
 LAYOUT = "nn"  # A and B row-major ("n") or transposed views of row-major tensors ("t"), as in BLAS
 BLOCKS = {}  # (dtype, MxNxK) -> the tile shape tritium ran (autotuning picks it once per shape)
 
@@ -108,13 +112,16 @@ def main():
         # A plot per dtype and thread count, against the shape; numpy (its BLAS) only multiplies fp32.
         benches = [report.benchmark(f"matmul {name}, {report.threads(thread_count)}", "GFLOP/s",
                                     ["MxNxK", "M", "N", "K"], x_vals,
-                                    ["tritium", "torch", "numpy"] if name == "fp32" else ["tritium", "torch"],
+                                    ["tritium", "torch", "numpy"] if name == "fp32"
+                                    else ["tritium"] if name in FLOAT8 else ["tritium", "torch"],
                                     dtype=name, autotune=not args.quick, threads=thread_count) for name in dtypes]
         table = report.run(measure, benches, args.save_path)
         fp32 = table[table["dtype"] == "fp32"].set_index("MxNxK")["tritium"]
         table["vs fp32"] = (table["tritium"] / table["MxNxK"].map(fp32)).where(table["dtype"] != "fp32")
         tables.append(table)
     table = pd.concat(tables, ignore_index=True)
+    if "torch" not in table:  # fp8 alone
+        table["torch"] = float("nan")
     table["ratio"] = table["tritium"] / table["torch"]
     table["tritium blocks"] = [BLOCKS[key] for key in zip(table["dtype"], table["MxNxK"])]
     if "numpy" not in table:  # numpy multiplies fp32 only
