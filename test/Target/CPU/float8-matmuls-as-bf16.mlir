@@ -48,3 +48,15 @@ func.func @left_in_f32(%a: tensor<8x64xf8E5M2>, %b: tensor<64x32xf8E5M2>, %c: te
   %2 = linalg.matmul ins(%g32, %h : tensor<32x64xf32>, tensor<64x32xf32>) outs(%f : tensor<32x32xf32>) -> tensor<32x32xf32>
   return %0, %1, %2 : tensor<8x32xf32>, tensor<32x32xf32>, tensor<32x32xf32>
 }
+
+// One tensor as both operands (`tl.dot(a, a)`): one widening, erased once.
+// CHECK-LABEL: func.func @one_operand_twice
+// CHECK-NOT: to tensor<32x32xf32>
+// CHECK: %[[A:.*]] = arith.extf %arg0 : tensor<32x32xf8E5M2> to tensor<32x32xbf16>
+// CHECK-NOT: to tensor<32x32xf32>
+// CHECK: linalg.matmul ins(%[[A]], %{{.*}} : tensor<32x32xbf16>, tensor<32x32xbf16>)
+func.func @one_operand_twice(%a: tensor<32x32xf8E5M2>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %a32 = arith.extf %a : tensor<32x32xf8E5M2> to tensor<32x32xf32>
+  %0 = linalg.matmul ins(%a32, %a32 : tensor<32x32xf32>, tensor<32x32xf32>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}

@@ -62,11 +62,16 @@ LogicalResult computeAsBFloat16(IRRewriter &rewriter, linalg::MatmulOp op) {
       rewriter.eraseOp(value.getDefiningOp());
     return failure();
   }
-  SmallVector<Value, 2> wide(op.getDpsInputs());
+  // The f32 widenings go where nothing else reads them (one op when both operands are one
+  // tensor, `tl.dot(a, a)`).
+  SmallVector<Operation *, 2> widenings;
+  for (Value operand : op.getDpsInputs())
+    if (!llvm::is_contained(widenings, operand.getDefiningOp()))
+      widenings.push_back(operand.getDefiningOp());
   rewriter.replaceOp(op, product->getResults());
-  for (Value value : wide)
-    if (value.use_empty())
-      rewriter.eraseOp(value.getDefiningOp());
+  for (Operation *widening : widenings)
+    if (widening->use_empty())
+      rewriter.eraseOp(widening);
   return success();
 }
 
