@@ -35,10 +35,11 @@ def blocked_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
     rk = tl.arange(0, BLOCK_K)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32 if INT8 else tl.float32)
     for k in range(0, K, BLOCK_K):
+        # A float `other`: fp8 loads take no int (int8 ones take the float's conversion, 0).
         a = tl.load(a_ptr + rm[:, None] * stride_am + (k + rk)[None, :] * stride_ak,
-                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0)
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
         b = tl.load(b_ptr + (k + rk)[:, None] * stride_bk + rn[None, :] * stride_bn,
-                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0)
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
         if INT8:
             acc += tl.dot(a, b, out_dtype=tl.int32)
         else:
@@ -143,30 +144,6 @@ def float8_operand(rows, cols, dtype, g):
     return x
 
 
-@triton.jit
-def float8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    """blocked_matmul for fp8 operands (whose masked loads need a float `other`), row-major operands."""
-    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = tl.arange(0, BLOCK_K)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, K, BLOCK_K):
-        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
-                    other=0.0)
-        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
-                    other=0.0)
-        acc += tl.dot(a, b)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-def run_float8(a, b, blocks):
-    (M, K), N = a.shape, b.shape[1]
-    c = torch.empty(M, N)
-    grid = (triton.cdiv(M, blocks[0]), triton.cdiv(N, blocks[1]))
-    kernel = float8_matmul[grid](a, b, c, M, N, K, BLOCK_M=blocks[0], BLOCK_N=blocks[1], BLOCK_K=blocks[2])
-    return c, kernel
-
-
 @pytest.mark.parametrize("dtype", FLOAT8, ids=lambda d: str(d).split(".")[-1])
 @pytest.mark.parametrize("shape,blocks", [((64, 64, 128), (32, 32, 64)), ((100, 70, 200), (32, 32, 64))],
                          ids=["2x2-tiles", "masked-edges"])
@@ -177,11 +154,11 @@ def test_float8_dots_within_the_fp32_summation_bound(dtype, shape, blocks):
     M, N, K = shape
     g = torch.Generator().manual_seed(M + K)
     a, b = float8_operand(M, K, dtype, g), float8_operand(K, N, dtype, g)
-    c, kernel = run_float8(a, b, blocks)
+    c, kernel = run(a, b, blocks, int8=False)
     assert_within_summation_bound(c, a.float(), b.float(), torch.float32, f"{dtype} {shape}")
     assert ("tdpbf16ps" in kernel.asm["llir"]) == AMX, AMX
     a[1, 3] = float("nan")
-    c, _ = run_float8(a, b, blocks)
+    c, _ = run(a, b, blocks, int8=False)
     assert c[1].isnan().all() and not c[[0, 2]].isnan().any()
 
 
