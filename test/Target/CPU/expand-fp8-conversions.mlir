@@ -31,18 +31,45 @@ func.func @f16_tensor_to_e5m2_toward_zero(%x: tensor<4xf16>) -> tensor<4xf8E5M2>
   return %y : tensor<4xf8E5M2>
 }
 
-// Decoding rebiases the exponent (127 - 8 = 119, shifted by the 3 mantissa bits: 952) and
-// maps the byte 0x80 to NaN.
+// A 4-bit-exponent format decodes through the host's f16 conversion: the sign to f16's bit 15,
+// the 7 low bits shifted by 7 into f16's exponent and mantissa (f16's subnormals cover the
+// format's), times 2^(15 - bias) (bias 8: 128); the byte 0x80 is NaN. To bf16, every fp8 value
+// is exact: the high half of the f32 bits, no rounding.
 // CHECK-LABEL: func.func @e4m3fnuz_to_bf16
-// CHECK-DAG: %[[REBIAS:.+]] = arith.constant 952 : i32
-// CHECK-DAG: %[[NANBYTE:.+]] = arith.constant 128 : i32
-// CHECK: arith.bitcast %{{.+}} : f8E4M3FNUZ to i8
-// CHECK: arith.addi %{{.+}}, %[[REBIAS]] : i32
-// CHECK: arith.cmpi eq, %{{.+}}, %[[NANBYTE]] : i32
-// CHECK: arith.truncf %{{.+}} : f32 to bf16
+// CHECK-DAG: %[[SCALE:.+]] = arith.constant 1.280000e+02 : f32
+// CHECK-DAG: %[[NANBYTE:.+]] = arith.constant 128 : i16
+// CHECK: %[[BYTE:.+]] = arith.bitcast %{{.+}} : f8E4M3FNUZ to i8
+// CHECK: %[[BITS:.+]] = arith.extui %[[BYTE]] : i8 to i16
+// CHECK: %[[HALF:.+]] = arith.bitcast %{{.+}} : i16 to f16
+// CHECK: %[[WIDE:.+]] = arith.extf %[[HALF]] : f16 to f32
+// CHECK: arith.mulf %[[WIDE]], %[[SCALE]] : f32
+// CHECK: arith.cmpi eq, %[[BITS]], %[[NANBYTE]] : i16
+// CHECK: arith.shrui %{{.+}}, %c16_i32 : i32
+// CHECK: arith.trunci %{{.+}} : i32 to i16
+// CHECK: arith.bitcast %{{.+}} : i16 to bf16
+// CHECK-NOT: arith.truncf
 func.func @e4m3fnuz_to_bf16(%x: f8E4M3FNUZ) -> bf16 {
   %y = arith.extf %x : f8E4M3FNUZ to bf16
   return %y : bf16
+}
+
+// e5m2 is the high byte of an f16: to f16 a shift, to f32 the f16's conversion. e5m2fnuz (its
+// top exponent finite) rebiases its exponent (127 - 16 = 111, shifted by the 2 mantissa bits:
+// 444) instead.
+// CHECK-LABEL: func.func @e5m2_to_f16_f32_and_fnuz
+// CHECK: %[[BITS:.+]] = arith.extui %{{.+}} : tensor<4xi8> to tensor<4xi16>
+// CHECK: %[[HIGH:.+]] = arith.shli %[[BITS]], %{{.+}} : tensor<4xi16>
+// CHECK: %[[HALF:.+]] = arith.bitcast %[[HIGH]] : tensor<4xi16> to tensor<4xf16>
+// CHECK: arith.extui %{{.+}} : tensor<4xi8> to tensor<4xi16>
+// CHECK: %[[HALF2:.+]] = arith.bitcast %{{.+}} : tensor<4xi16> to tensor<4xf16>
+// CHECK: arith.extf %[[HALF2]] : tensor<4xf16> to tensor<4xf32>
+// CHECK: arith.addi %{{.+}}, %c444_i32 : i32
+// CHECK: return %[[HALF]],
+func.func @e5m2_to_f16_f32_and_fnuz(%x: tensor<4xf8E5M2>, %z: f8E5M2FNUZ) -> (tensor<4xf16>, tensor<4xf32>, f32) {
+  %h = arith.extf %x : tensor<4xf8E5M2> to tensor<4xf16>
+  %f = arith.extf %x : tensor<4xf8E5M2> to tensor<4xf32>
+  %g = arith.extf %z : f8E5M2FNUZ to f32
+  return %h, %f, %g : tensor<4xf16>, tensor<4xf32>, f32
 }
 
 // Integers reach fp8 through f64; fp8 reaches integers through f32.

@@ -96,6 +96,52 @@ public:
   Type like;
 };
 
+/// e5m2 is the high byte of an f16 (infinities and NaNs included): the f16 `value` is.
+Value e5m2AsF16(BitBuilder &bb, Value value) {
+  OpBuilder &b = bb.b;
+  Value byte = bb.bitcast(value, b.getI8Type());
+  Value bits = arith::ExtUIOp::create(b, bb.loc, withElement(bb.like, b.getI16Type()), byte);
+  Value high = arith::ShLIOp::create(b, bb.loc, bits, bb.intConstant(16, 8));
+  return bb.bitcast(high, b.getF16Type());
+}
+
+/// The exact f32 value of the fp8 `value` (of `format`), through the host's f16 conversion
+/// (vcvtph2ps) where the format's bits are an f16's: e5m2 is an f16's high byte, and a
+/// 4-bit-exponent format's 7 low bits shifted into an f16 (whose subnormals cover the
+/// format's) are its magnitude times 2^(bias - 15). About half the vector instructions of
+/// the rebias-and-select decode below; e5m2fnuz (whose top exponent holds finite values)
+/// takes that decode.
+std::optional<Value> decodeToF32ThroughF16(BitBuilder &bb, Value value,
+                                           const Float8Format &format, bool e5m2) {
+  OpBuilder &b = bb.b;
+  Location loc = bb.loc;
+  FloatType f32 = b.getF32Type();
+  Type f32Like = withElement(bb.like, f32);
+  if (e5m2)
+    return Value(arith::ExtFOp::create(b, loc, f32Like, e5m2AsF16(bb, value)));
+  if (format.mantissaBits != 3)
+    return std::nullopt;
+  Value byte = bb.bitcast(value, b.getI8Type());
+  Value bits = arith::ExtUIOp::create(b, loc, withElement(bb.like, b.getI16Type()), byte);
+  // The sign moves from bit 7 to f16's bit 15, the 7 low bits to f16's exponent and mantissa
+  // (an FNUZ format's 0x80, NaN below, is the sign of nothing).
+  Value sign = arith::AndIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, bits, bb.intConstant(16, 8)),
+      bb.intConstant(16, 0x8000));
+  Value low = arith::AndIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, bits, bb.intConstant(16, 7)),
+      bb.intConstant(16, 0x7F << 7));
+  Value half = bb.bitcast(arith::OrIOp::create(b, loc, sign, low), b.getF16Type());
+  Value decoded = arith::MulFOp::create(
+      b, loc, arith::ExtFOp::create(b, loc, f32Like, half),
+      bb.floatConstant(f32, std::ldexp(1.0, 15 - format.exponentBias)));
+  Value isNaN = format.unsignedZero
+                    ? bb.cmpI(arith::CmpIPredicate::eq, bits, bb.intConstant(16, 0x80))
+                    : bb.cmpI(arith::CmpIPredicate::eq, low,
+                              bb.intConstant(16, *format.nanField << 7));
+  return bb.select(isNaN, bb.floatConstant(f32, NAN), decoded);
+}
+
 /// The exact f32 value of the fp8 `value` (of `format`).
 Value decodeToF32(BitBuilder &bb, Value value, const Float8Format &format) {
   OpBuilder &b = bb.b;
@@ -103,6 +149,9 @@ Value decodeToF32(BitBuilder &bb, Value value, const Float8Format &format) {
   Type i32 = b.getI32Type();
   FloatType f32 = b.getF32Type();
   unsigned m = format.mantissaBits;
+  if (auto throughF16 = decodeToF32ThroughF16(
+          bb, value, format, isa<Float8E5M2Type>(getElementTypeOrSelf(value.getType()))))
+    return *throughF16;
   Value byte = bb.bitcast(value, b.getI8Type());
   Value bits = arith::ExtUIOp::create(b, loc, withElement(bb.like, i32), byte);
   Value sign = arith::AndIOp::create(b, loc, bits, bb.intConstant(32, 0x80));
@@ -235,7 +284,24 @@ struct ExpandExtFFromFloat8 : OpRewritePattern<arith::ExtFOp> {
     if (!format)
       return failure();
     BitBuilder bb(rewriter, op.getLoc(), op.getType());
+    Type target = getElementTypeOrSelf(op.getType());
+    if (target.isF16() && isa<Float8E5M2Type>(getElementTypeOrSelf(op.getIn().getType()))) {
+      rewriter.replaceOp(op, e5m2AsF16(bb, op.getIn()));
+      return success();
+    }
     Value f32 = decodeToF32(bb, op.getIn(), *format);
+    if (target.isBF16()) {
+      // Every fp8 value (NaN's quiet pattern too) is a bf16 value: the high half of its f32
+      // bits, with none of the generic rounding (the fp8 products on AMX decode their tiles
+      // this way).
+      Type i32 = rewriter.getI32Type();
+      Value high = arith::ShRUIOp::create(rewriter, op.getLoc(), bb.bitcast(f32, i32),
+                                          bb.intConstant(32, 16));
+      Value half = arith::TruncIOp::create(rewriter, op.getLoc(),
+                                           withElement(op.getType(), rewriter.getI16Type()), high);
+      rewriter.replaceOp(op, bb.bitcast(half, target));
+      return success();
+    }
     rewriter.replaceOp(op, fromF32(bb, f32, op.getType()));
     return success();
   }
