@@ -145,18 +145,23 @@ def float8_operand(rows, cols, dtype, g):
 
 
 @pytest.mark.parametrize("dtype", FLOAT8, ids=lambda d: str(d).split(".")[-1])
-@pytest.mark.parametrize("shape,blocks", [((64, 64, 128), (32, 32, 64)), ((100, 70, 200), (32, 32, 64))],
-                         ids=["2x2-tiles", "masked-edges"])
+@pytest.mark.parametrize(
+    "shape,blocks",
+    [((64, 64, 128), (32, 32, 64)), ((100, 70, 200), (32, 32, 64)), ((96, 160, 128), (32, 32, 64))],
+    ids=["2x2-tiles", "masked-edges", "tiles-read-by-several-programs"])
 def test_float8_dots_within_the_fp32_summation_bound(dtype, shape, blocks):
     """fp8 operands go to the tiles as bf16 on AMX hosts (every fp8 value is a bf16 one, none a bf16 subnormal,
     which the tiles would read as zero) and to the f32 blocks elsewhere: within fp32's bound either way, the
-    formats' subnormals and largest values included. A NaN operand makes its row of C NaN."""
+    formats' subnormals and largest values included. A NaN operand makes its row of C NaN. On AMX hosts a whole
+    tile is decoded into the thread's cached copy once a launch and read from it by the programs after (each A
+    tile of the last shape is read by 5 programs, each B tile by 3), masked edges decode their filled tile."""
     M, N, K = shape
     g = torch.Generator().manual_seed(M + K)
     a, b = float8_operand(M, K, dtype, g), float8_operand(K, N, dtype, g)
     c, kernel = run(a, b, blocks, int8=False)
     assert_within_summation_bound(c, a.float(), b.float(), torch.float32, f"{dtype} {shape}")
     assert ("tdpbf16ps" in kernel.asm["llir"]) == AMX, AMX
+    assert ("tritium_cached_operand_tile" in kernel.asm["llir"]) == AMX, "fp8 tiles not decoded once a launch"
     a[1, 3] = float("nan")
     c, _ = run(a, b, blocks, int8=False)
     assert c[1].isnan().all() and not c[[0, 2]].isnan().any()

@@ -26,6 +26,11 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   llvm::StringMap<bool> host = hostCPUFeatures();
   bool amx = host.lookup("amx-tile") && requestAMXTileData();
   bool amxBF16 = amx && host.lookup("amx-bf16"), amxInt8 = amx && host.lookup("amx-int8");
+  // fp8 products on AMX hosts: operands widened to bf16 (exactly), for the tiles; before the
+  // tile reads, which decode such operand tiles once a launch.
+  Float8MatmulsAsBFloat16Options float8OnTiles;
+  float8OnTiles.amxBF16 = amxBF16;
+  pm.addNestedPass<func::FuncOp>(createFloat8MatmulsAsBFloat16(float8OnTiles));
   // Operand tiles of matmuls and transposes that are unmasked strided blocks are read where
   // they lie, not copied (a matmul's B only when its rows are close together; B of an AMX
   // matmul from a copy packed once a launch).
@@ -38,10 +43,6 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   // Indices divided by a period (group scales, Inductor's `x // C`, `x % C`): strips in which
   // the quotient is uniform and the remainder consecutive.
   pm.addNestedPass<func::FuncOp>(createStripMineLoopsAtDivisionPeriods());
-  // fp8 products on AMX hosts: operands widened to bf16 (exactly), for the tiles.
-  Float8MatmulsAsBFloat16Options float8OnTiles;
-  float8OnTiles.amxBF16 = amxBF16;
-  pm.addNestedPass<func::FuncOp>(createFloat8MatmulsAsBFloat16(float8OnTiles));
   // Before any canonicalization, which would fold fp8 conversions of constants differently.
   pm.addPass(createExpandFloat8Conversions());
   // bf16 and int8 matmuls on the host's dot-product instructions where it has them; the rest

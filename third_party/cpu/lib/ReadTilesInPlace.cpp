@@ -245,7 +245,12 @@ std::optional<std::pair<Value, SmallVector<Value>>> addressSteps(Value address, 
   SmallVector<Value> indices;
   while (!nest.isDefinedOutsideOfLoop(address)) {
     auto gep = address.getDefiningOp<LLVM::GEPOp>();
-    if (!gep || gep.getElemType() != element || gep.getDynamicIndices().size() != 1 ||
+    // Steps of the element's size (fp8 elements are addressed as i8).
+    Type stepType = gep ? gep.getElemType() : Type();
+    bool elementSized = stepType == element ||
+                        (stepType && stepType.isInteger() && element.isIntOrFloat() &&
+                         stepType.getIntOrFloatBitWidth() == element.getIntOrFloatBitWidth());
+    if (!gep || !elementSized || gep.getDynamicIndices().size() != 1 ||
         gep.getRawConstantIndices().size() != 1)
       return std::nullopt;
     indices.push_back(gep.getDynamicIndices()[0]);
@@ -382,8 +387,10 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
   Value compact = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, offset.row,
                                                 forms.constant(2 * shape[1]));
 
-  Value base = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), element,
-                                   steps->first, ValueRange{offset.constant});
+  // The loaded type: an element's size, and one LLVM knows (fp8 elements are loaded as i8).
+  Value base = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                   fill.load.getType(), steps->first,
+                                   ValueRange{offset.constant});
   if (transposed)
     viewType = MemRefType::get({shape[1], shape[0]}, viewType.getElementType(),
                                viewType.getLayout());
@@ -600,6 +607,61 @@ Value cachedCopy(OpBuilder &b, Location loc, const InPlaceRead &read, memref::Al
   return choice.getResult(0);
 }
 
+/// Erases what was built before `filler` since `before` (its previous op then; null: none).
+void eraseBuiltBetween(Operation *before, Operation *filler) {
+  Block *block = filler->getBlock();
+  SmallVector<Operation *> built;
+  for (auto it = before ? std::next(before->getIterator()) : block->begin(); &*it != filler;
+       ++it)
+    built.push_back(&*it);
+  for (Operation *op : llvm::reverse(built))
+    op->erase();
+}
+
+/// An fp8 tile widened to bf16 as an operand of a matmul AMX tiles compute
+/// (tritium-cpu-float8-matmuls-as-bf16) is decoded from the thread's copy or straight from
+/// its view where it is a whole row-major block (ReadFloat8TilesDecoded.cpp).
+void readWidenedFloat8Tile(OpOperand &use, arith::ExtFOp widening, TileUse role,
+                           CachedCopyPermission &cachePermission, bool amxBF16) {
+  Operation *consumer = use.getOwner();
+  if (!amxBF16 || role == TileUse::TransposeInput || !widening->hasOneUse() ||
+      !isAMXMatmul(consumer, /*bf16=*/true, /*int8=*/false))
+    return;
+  auto tile = widening.getIn().getDefiningOp<bufferization::ToTensorOp>();
+  if (!tile || !tile->hasOneUse())
+    return;
+  auto buffer = tile.getBuffer().getDefiningOp<memref::AllocOp>();
+  if (!buffer || buffer->getBlock() != tile->getBlock() ||
+      widening->getBlock() != tile->getBlock() || consumer->getBlock() != tile->getBlock())
+    return;
+  MemRefType type = buffer.getType();
+  auto element = dyn_cast<FloatType>(type.getElementType());
+  if (!element || element.getWidth() != 8 || type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return;
+  auto found = findFill(buffer, tile);
+  if (!found)
+    return;
+  auto [filler, fill] = *found;
+  if (writesGlobalMemoryBetween(filler, consumer))
+    return;
+  // The decoded copy's bytes decide whether a lookup is worth it.
+  bool cacheable = type.getNumElements() * 2 >= kMinCachedTileBytes &&
+                   cachePermission.allows(filler);
+  auto viewType = MemRefType::get(
+      type.getShape(), element,
+      StridedLayoutAttr::get(consumer->getContext(), /*offset=*/0, {ShapedType::kDynamic, 1}));
+  OpBuilder b(filler);
+  Operation *before = filler->getPrevNode();
+  std::optional<InPlaceRead> read = buildInPlaceRead(b, fill, buffer, viewType);
+  if (!read || read->transposed) {
+    eraseBuiltBetween(before, filler);
+    return;
+  }
+  tile_reads::readFloat8Decoded(b, filler->getLoc(), *read, buffer, filler, tile, widening,
+                                role == TileUse::MatmulRhs ? 2 : 0, cacheable);
+}
+
 /// The consumer of `use` reads the tile in place where it can. A tile read by more than one op,
 /// or whose buffer is filled elsewhere, keeps its copy. A matmul operand that is not read in
 /// place (rows far apart, or column-major) is read from the thread's cached copy when its
@@ -607,6 +669,8 @@ Value cachedCopy(OpBuilder &b, Location loc, const InPlaceRead &read, memref::Al
 void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermission,
                  bool amxBF16, bool amxInt8) {
   Operation *consumer = use.getOwner();
+  if (auto widening = use.get().getDefiningOp<arith::ExtFOp>())
+    return readWidenedFloat8Tile(use, widening, role, cachePermission, amxBF16);
   auto tile = use.get().getDefiningOp<bufferization::ToTensorOp>();
   if (!tile || !tile->hasOneUse())
     return;
@@ -659,13 +723,7 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   Operation *before = filler->getPrevNode();
   std::optional<InPlaceRead> read = buildInPlaceRead(b, fill, buffer, viewType);
   if (!read || (read->transposed && !wide && !(packed && role == TileUse::MatmulRhs))) {
-    Block *block = filler->getBlock();
-    SmallVector<Operation *> built;
-    for (auto it = before ? std::next(before->getIterator()) : block->begin();
-         &*it != filler; ++it)
-      built.push_back(&*it);
-    for (Operation *op : llvm::reverse(built))
-      op->erase();
+    eraseBuiltBetween(before, filler);
     return;
   }
   if (packed) {

@@ -2,7 +2,8 @@
 //
 // tritium-cpu-read-tiles-in-place (ReadTilesInPlace.cpp) finds the operand tiles a matmul or a
 // transpose may read where they lie or from the thread's cached copy; the B tiles of matmuls
-// AMX tiles compute are read packed for the tile loads (ReadTilesPackedForAMX.cpp). Both build
+// AMX tiles compute are read packed for the tile loads (ReadTilesPackedForAMX.cpp), fp8 tiles of
+// such matmuls decoded to bf16 (ReadFloat8TilesDecoded.cpp). All build
 // on the view of a tile and the lookup of its cached copy declared here.
 //
 //===----------------------------------------------------------------------===//
@@ -65,6 +66,14 @@ int64_t amxPackGroup(mlir::Operation *consumer, bool bf16, bool int8);
 /// of such a matmul (attention's q k^T); else 0.
 int64_t amxPackGroupOfTransposedB(mlir::Operation *transpose, bool bf16, bool int8);
 
+/// Packs the B tile `source` [K, N] (a memref) into `packed` [K/g, N, g]: a transpose of its
+/// [K/g, g, N] view (which LLVM does with vpermt2w).
+void packTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source, mlir::Value packed,
+              int64_t group);
+/// B [K, N] of an AMX matmul from the tensor `packed` [K/g, N, g]: a generic marked for
+/// tritium-cpu-pack-matmuls-for-amx, which takes the packed tensor back.
+mlir::Value unpackedAMXTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed,
+                            int64_t group);
 /// The B tile of an AMX matmul, read packed: the thread's copy packed once a launch where the
 /// tile is a whole block and the cache gives one, else packed into a buffer of its own (from
 /// the view, or from `buffer` after the fill). The matmul reads the packed tile unpacked by a
@@ -75,6 +84,14 @@ void readPackedForAMX(mlir::OpBuilder &b, mlir::Location loc, const InPlaceRead 
                       mlir::bufferization::ToTensorOp tile, int64_t group,
                       mlir::linalg::TransposeOp transpose);
 
+/// An fp8 operand tile of an AMX matmul, widened to bf16 (`widening`, the operand): the
+/// thread's copy decoded (for B, `group` > 0: decoded and packed) once a launch where the tile
+/// is a whole block and `cacheable` (ReadFloat8TilesDecoded.cpp), else decoded from the view
+/// or, after the fill, from `buffer` into a buffer of its own.
+void readFloat8Decoded(mlir::OpBuilder &b, mlir::Location loc, const InPlaceRead &read,
+                       mlir::memref::AllocOp buffer, mlir::Operation *filler,
+                       mlir::bufferization::ToTensorOp tile, mlir::Operation *widening,
+                       int64_t group, bool cacheable);
 } // namespace tritium::cpu::tile_reads
 
 #endif // TRITIUM_TARGET_CPU_LIB_READTILESINPLACE_H

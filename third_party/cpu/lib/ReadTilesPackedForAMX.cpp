@@ -49,11 +49,8 @@ int64_t tile_reads::amxPackGroupOfTransposedB(Operation *transpose, bool bf16, b
   return amxPackGroup(op->use_begin()->getOwner(), bf16, int8);
 }
 
-namespace {
-
-/// Packs the B tile `source` [K, N] into `packed` [K/g, N, g]: a transpose of its [K/g, g, N]
-/// view (which LLVM does with vpermt2w).
-void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t group) {
+void tile_reads::packTile(OpBuilder &b, Location loc, Value source, Value packed,
+                          int64_t group) {
   auto type = cast<MemRefType>(source.getType());
   int64_t k = type.getDimSize(0), n = type.getDimSize(1);
   Value grouped =
@@ -61,6 +58,8 @@ void packTile(OpBuilder &b, Location loc, Value source, Value packed, int64_t gr
                                     SmallVector<ReassociationIndices>{{0, 1}, {2}});
   linalg::TransposeOp::create(b, loc, grouped, packed, ArrayRef<int64_t>{0, 2, 1});
 }
+
+namespace {
 
 /// The aligned pointer of `buffer`, a memref of the function's own, as an LLVM pointer.
 Value pointerOf(OpBuilder &b, Location loc, Value buffer) {
@@ -88,6 +87,27 @@ void packRowsAsWords(OpBuilder &b, Location loc, Value first, Value rowStride, i
 }
 
 } // namespace
+
+Value tile_reads::unpackedAMXTile(OpBuilder &b, Location loc, Value packed, int64_t group) {
+  auto packedType = cast<RankedTensorType>(packed.getType());
+  Type element = packedType.getElementType();
+  int64_t k = packedType.getDimSize(0) * group, n = packedType.getDimSize(1);
+  MLIRContext *context = b.getContext();
+  AffineExpr row, column;
+  bindDims(context, row, column);
+  AffineMap packedAt = AffineMap::get(2, 0, {row.floorDiv(group), column, row % group}, context);
+  auto bType = RankedTensorType::get({k, n}, element);
+  Value init = tensor::EmptyOp::create(b, loc, bType.getShape(), element);
+  auto unpacked = linalg::GenericOp::create(
+      b, loc, TypeRange{bType}, ValueRange{packed}, ValueRange{init},
+      ArrayRef<AffineMap>{packedAt, AffineMap::getMultiDimIdentityMap(2, context)},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [](OpBuilder &b, Location loc, ValueRange values) {
+        linalg::YieldOp::create(b, loc, values[0]);
+      });
+  unpacked->setAttr(kUnpackedAMXTileAttrName, b.getUnitAttr());
+  return unpacked.getResult(0);
+}
 
 void tile_reads::readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead &read,
                                   memref::AllocOp buffer, Operation *filler,
@@ -162,25 +182,12 @@ void tile_reads::readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead 
   auto packed = bufferization::ToTensorOp::create(
       b, tile.getLoc(), RankedTensorType::get(packedType.getShape(), element),
       choice.getResult(0), /*restrict=*/true, /*writable=*/false);
-  MLIRContext *context = b.getContext();
-  AffineExpr row, column;
-  bindDims(context, row, column);
-  AffineMap packedAt = AffineMap::get(2, 0, {row.floorDiv(group), column, row % group}, context);
-  auto bType = RankedTensorType::get({k, n}, element);
-  Value init = tensor::EmptyOp::create(b, loc, bType.getShape(), element);
-  auto unpacked = linalg::GenericOp::create(
-      b, loc, TypeRange{bType}, ValueRange{packed.getResult()}, ValueRange{init},
-      ArrayRef<AffineMap>{packedAt, AffineMap::getMultiDimIdentityMap(2, context)},
-      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-      [](OpBuilder &b, Location loc, ValueRange values) {
-        linalg::YieldOp::create(b, loc, values[0]);
-      });
-  unpacked->setAttr(kUnpackedAMXTileAttrName, b.getUnitAttr());
+  Value unpacked = unpackedAMXTile(b, loc, packed.getResult(), group);
   if (transposed) {
-    transpose->replaceAllUsesWith(unpacked->getResults());
+    transpose->replaceAllUsesWith(ValueRange{unpacked});
     transpose->erase();
   } else {
-    tile.replaceAllUsesWith(unpacked.getResult(0));
+    tile.replaceAllUsesWith(unpacked);
   }
   tile->erase();
 }

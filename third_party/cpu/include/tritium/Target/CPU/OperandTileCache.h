@@ -25,7 +25,8 @@ namespace tritium::cpu {
 ///
 /// The calling thread's contiguous copy of the tile of `rows` x `columns` elements of
 /// `elementBytes` bytes whose row r starts at `first + r * rowStride` elements, as `layout`
-/// (0: as it lies, 1: transposed, 2 and 3: packed for AMX, below) in rows of the copy;
+/// (0: as it lies, 1: transposed, 2 and 3: packed for AMX, 16 and above: decoded from fp8;
+/// below) in rows of the copy;
 /// 64-byte aligned. `*fill` (an i32) is set
 /// to 1 when the copy is new and the caller must write it before reading, else to 0. Null the
 /// first time the thread looks the tile up in a launch (a tile read once is not worth a copy),
@@ -43,6 +44,11 @@ inline constexpr int64_t kTilePackedForAMX = 2;
 /// The same for a B that is the tile's transpose (attention's `tl.trans(k)`): the tile
 /// [N, K] as [K/g, N, g].
 inline constexpr int64_t kTileTransposedPackedForAMX = 3;
+
+/// A tile of fp8 values decoded to bf16 for AMX tiles (tritium-cpu-float8-matmuls-as-bf16):
+/// kTileDecodedFromFloat8 + 2 * the format's number (float8FormatNumber) as it lies, + 1 more
+/// packed as layout 2 packs B. The copy's elements are bf16 (elementBytes 2).
+inline constexpr int64_t kTileDecodedFromFloat8 = 16;
 
 /// Tiles smaller than this are read as they lie: the lookup would cost more than it saves.
 inline constexpr int64_t kMinCachedTileBytes = 4096;
