@@ -4,7 +4,8 @@
 // takes the f32 register blocks. Every fp8 value is a bf16 value too, never a bf16 subnormal
 // (which tdpbf16ps would read as zero), and tdpbf16ps sums exact products in f32, so on a
 // host with AMX-BF16 the operands are widened to bf16 instead and the product runs on the
-// tiles: each operand tile is still decoded once per dot, then packed for the tile loads.
+// tiles; tritium-cpu-read-tiles-in-place, after this pass, decodes each whole operand tile once
+// a launch per thread (ReadFloat8TilesDecoded.cpp).
 // On hosts without AMX the f32 matmul stays: a bf16 product on `vdpbf16ps` ran at about two
 // thirds of the f32 register blocks' speed (103-106 GFLOP/s against 150-173 at one thread on
 // the AMX host with AMX turned off, docs/performance.md).

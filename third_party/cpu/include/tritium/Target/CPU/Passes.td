@@ -163,7 +163,11 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
     matmul (`tl.trans(k)` in attention) is cached as that B packed (layout 3), and the
     generic replaces the transpose; so is a column-major B tile (`x @ w.t()`), packed from
     the rows of its transposed view. With `amx-int8`, the int8 A tile of such a matmul is read
-    in place (or from the cached copy) like a bf16 one.
+    in place (or from the cached copy) like a bf16 one. With `amx-bf16`, an fp8 tile widened
+    to bf16 (`arith.extf`, tritium-cpu-float8-matmuls-as-bf16) as an operand of such a matmul
+    is decoded into the thread's cached copy (layout 16 + 2 x the format's number, B also
+    packed: +1) when new, or from the view into a buffer of its own where the cache gives
+    none; the matmul reads the decoded tile and the widening goes.
   }];
   let options = [
     Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
@@ -317,7 +321,8 @@ def Float8MatmulsAsBFloat16 : Pass<"tritium-cpu-float8-matmuls-as-bf16", "mlir::
     ```
     becomes the same matmul of `arith.extf %a : ... to tensor<32x64xbf16>` and of `%b`'s.
     Other shapes, and hosts without AMX-BF16 (whose bf16 products are slower than f32 ones),
-    keep the f32 matmul.
+    keep the f32 matmul. It runs before tritium-cpu-read-tiles-in-place, which decodes such
+    operand tiles once a launch.
   }];
   let options = [
     Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
