@@ -162,6 +162,8 @@ Result convertTritonToLinalg(const std::string &ttir, bool checkBounds) {
         // First, on the kernel as written: every access the user wrote gets its check.
         if (checkBounds)
           pm.addPass(createCheckMemoryBounds());
+        // Descriptor blocks' offsets (reshapes to [M, 1]) as the address analyses know them.
+        pm.addPass(createUnitDimReshapesAsExpandDims());
         pm.addPass(createCarryPointerTileOffsetsAsScalars());
         pm.addPass(createPeelFirstIterationsTestedInLoops());
         pm.addPass(createIgnoreNaNInIndexReductions());

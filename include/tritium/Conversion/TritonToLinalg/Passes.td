@@ -101,6 +101,16 @@ def PeelFirstIterationsTestedInLoops
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def UnitDimReshapesAsExpandDims : Pass<"unit-dim-reshapes-as-expand-dims", "mlir::ModuleOp"> {
+  let summary = "A `tt.reshape` that inserts one dimension of size 1 becomes `tt.expand_dims`";
+  let description = [{
+    `tt.reshape %x : tensor<128xi64> -> tensor<128x1xi64>` (any element type; the result's
+    shape the source's with one 1 inserted) keeps the elements' order, as
+    `tt.expand_dims %x {axis = 1}` does, which the analyses of addresses follow. Triton's
+    rewrite of tensor descriptors to pointers builds block offsets with such reshapes.
+  }];
+}
+
 def IgnoreNaNInIndexReductions : Pass<"ignore-nan-in-index-reductions", "mlir::ModuleOp"> {
   let summary = "argmin/argmax (Triton's value-index combiner) pick the best non-NaN value";
   let description = [{
