@@ -5,6 +5,8 @@ import subprocess
 import sys
 
 import pytest
+import triton
+import triton.language as tl
 
 import tritium
 
@@ -73,3 +75,46 @@ def test_every_program_runs_when_openmp_gives_fewer_threads_than_parts():
     code = TEAM_SMALLER_THAN_ASKED.format(tests=os.path.dirname(os.path.abspath(__file__)))
     out = _run(code, OMP_THREAD_LIMIT="1", TRITIUM_NUM_THREADS="4")
     assert out.stdout.strip() == "ok"
+
+
+
+@triton.jit
+def rendezvous_kernel(flags, seen, SPINS: tl.constexpr):
+    # Each program raises its flag, then watches for the other's for a bounded while: it sees it only if the
+    # two programs run at the same time.
+    pid = tl.program_id(0)
+    tl.atomic_xchg(flags + pid, 1)
+    found = tl.atomic_add(flags + (1 - pid), 0)
+    spins = 0
+    while (found == 0) & (spins < SPINS):
+        found = tl.atomic_add(flags + (1 - pid), 0)
+        spins += 1
+    tl.store(seen + pid, found)
+
+
+TWO_LONG_PROGRAMS = """
+import sys
+sys.path.insert(0, {tests!r})
+import torch, tritium
+from test_thread_pools import rendezvous_kernel
+
+assert tritium.get_thread_pool() == {pool!r}, tritium.get_thread_pool()
+for launch in range(3):
+    flags = torch.zeros(2, dtype=torch.int32)
+    seen = torch.zeros(2, dtype=torch.int32)
+    rendezvous_kernel[(2, )](flags, seen, SPINS=20_000_000)
+    print(launch, seen.tolist())
+"""
+
+
+@pytest.mark.parametrize("pool", ["openmp", "tritium"])
+def test_a_grid_of_two_long_programs_runs_on_two_threads_at_once(pool):
+    """The caller runs a grid's first programs alone while sharing them looks dearer than running them; a kernel
+    whose programs took long at that probe is shared from its first program at its next launches (a persistent
+    kernel's grid of one program per thread ran at one thread's speed)."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs two cores")  # every CI host has two
+    code = TWO_LONG_PROGRAMS.format(tests=os.path.dirname(os.path.abspath(__file__)), pool=pool)
+    out = _run(code, TRITIUM_NUM_THREADS="2", TRITIUM_THREAD_POOL=pool)
+    launches = out.stdout.split("\n")
+    assert launches[1:3] == ["1 [1, 1]", "2 [1, 1]"], out.stdout

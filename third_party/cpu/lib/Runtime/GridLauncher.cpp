@@ -346,6 +346,7 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   }
   for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch) {
     int64_t count = std::min(kMaxProgramsPerLaunch, total - first);
+    auto start = std::chrono::steady_clock::now();
     int64_t alreadyRun = runUntilWorthSharing(grid, first, count);
     if (alreadyRun == count)
       continue;
@@ -353,6 +354,8 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
       runOnOpenMPThreads(grid, first, count, alreadyRun, threads);
     else
       getPool().run(grid, first, count, alreadyRun);
+    if (alreadyRun == 0)
+      noteSharedRun(grid, count, threads, std::chrono::steady_clock::now() - start);
   }
 }
 

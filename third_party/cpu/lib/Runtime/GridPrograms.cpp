@@ -5,7 +5,9 @@
 #include "RunningProgram.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstdint>
 
 namespace tritium::cpu {
 namespace {
@@ -13,6 +15,22 @@ namespace {
 // The caller shares a grid with other threads when the programs left would take it longer
 // than this.
 constexpr auto kWorthSharing = std::chrono::microseconds(4);
+
+/// What the caller last measured of a kernel: the time one of its programs took. A kernel
+/// known to run long programs is shared from its first program: probing one program alone
+/// first ran half of a grid of two programs (a persistent kernel's, one program per thread)
+/// on the caller before the other thread started, at one thread's speed.
+struct ProgramTime {
+  KernelEntry entry = nullptr;
+  std::chrono::steady_clock::duration each{};
+};
+// By the entry's address. Grids of several programs are launched under the pool's lock (one
+// at a time), so plain reads and writes; a slot two kernels share only costs a probe.
+std::array<ProgramTime, 64> programTimes;
+
+ProgramTime &programTimeOf(KernelEntry entry) {
+  return programTimes[(reinterpret_cast<uintptr_t>(entry) >> 4) % programTimes.size()];
+}
 
 } // namespace
 
@@ -44,18 +62,30 @@ void runPrograms(const GridLaunch &grid, int64_t begin, int64_t end) {
 }
 
 int64_t runUntilWorthSharing(const GridLaunch &grid, int64_t first, int64_t count) {
+  ProgramTime &known = programTimeOf(grid.entry);
+  if (known.entry == grid.entry && known.each * (count - 1) > kWorthSharing)
+    return 0;
   // The clock is read after 1, 2, 4, 8, ... programs.
   int64_t started = 0;
   auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration elapsed{};
   for (int64_t checkpoint = 1; started < count; checkpoint *= 2) {
     int64_t stop = std::min(checkpoint, count);
     runPrograms(grid, first + started, first + stop);
     started = stop;
-    auto elapsed = std::chrono::steady_clock::now() - start;
+    elapsed = std::chrono::steady_clock::now() - start;
     if (elapsed * (count - started) / started > kWorthSharing)
       break;
   }
+  known = {grid.entry, elapsed / started};
   return started;
+}
+
+void noteSharedRun(const GridLaunch &grid, int64_t count, int threads,
+                   std::chrono::steady_clock::duration wall) {
+  // `threads` ran the programs side by side: each took about wall * threads / count (or, for
+  // tiny programs, that much hand-off), which the next launch's decision reads.
+  programTimeOf(grid.entry) = {grid.entry, wall * threads / count};
 }
 
 } // namespace tritium::cpu

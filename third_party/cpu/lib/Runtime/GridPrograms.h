@@ -10,6 +10,7 @@
 
 #include "tritium/Target/CPU/Runtime.h"
 
+#include <chrono>
 #include <cstdint>
 
 namespace tritium::cpu {
@@ -35,8 +36,17 @@ inline int64_t chunkOfParts(int64_t count, int parts) {
 
 /// Runs programs first, first + 1, ... on the calling thread while the rest of
 /// [first, first + count) would take it less time than handing them to other threads costs
-/// (a grid of tiny programs never wakes a thread); returns how many it ran.
+/// (a grid of tiny programs never wakes a thread); returns how many it ran. None when the
+/// kernel's programs took long enough at its last probe: a grid of a few long programs is
+/// shared from its first.
 int64_t runUntilWorthSharing(const GridLaunch &grid, int64_t first, int64_t count);
+
+/// After a grid of `count` programs shared from its first program (runUntilWorthSharing ran
+/// none) took `wall` on `threads` threads: what its programs take, for the next decision (a
+/// kernel whose programs turn out short, or took long only at a cold first launch, is probed
+/// again).
+void noteSharedRun(const GridLaunch &grid, int64_t count, int threads,
+                   std::chrono::steady_clock::duration wall);
 
 } // namespace tritium::cpu
 
