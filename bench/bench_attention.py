@@ -52,7 +52,7 @@ def main():
     import tritium
     cores = os.cpu_count() or 1
     threads = [cores] if args.quick else sorted({1, cores})
-    flags = report.cpu_features({"avx2", "fma", "avx512f", "avx512_bf16"})
+    flags = report.cpu_features({"avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16"})
     print(f"tritium {tritium.__version__}; torch {torch.__version__}; {cores} cores; CPU features: {flags}")
     seqs, dims = ([256], [64]) if args.quick else ([1024, 4096], [64, 128])
     tables = []

@@ -1,6 +1,7 @@
 """The benchmarked matmul: a blocked Triton matmul in the style of Triton's tutorial (programs grouped
 along M so neighbouring programs share panels of B, K walked in BLOCK_K steps, any operand dtype)."""
 
+import torch
 import triton
 import triton.language as tl
 
@@ -63,3 +64,89 @@ def matmul(a, b, c, autotune=False):
     grid = (triton.cdiv(M, DEFAULT_CONFIG["BLOCK_M"]) * triton.cdiv(N, DEFAULT_CONFIG["BLOCK_N"]), )
     matmul_kernel[grid](*args, ACC_DTYPE=acc, **DEFAULT_CONFIG)
     return DEFAULT_CONFIG
+
+
+@triton.jit
+def grouped_matmul_kernel(a_ptrs, b_ptrs, c_ptrs, sizes, strides, GROUPS: tl.constexpr, NUM_PROGRAMS: tl.constexpr,
+                          DTYPE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Grouped GEMM in the style of Triton's tutorial: GROUPS independent products c_g = a_g @ b_g whose operands
+    come from arrays of addresses (`sizes` holds M, N, K and `strides` the row strides of a, b, c per group);
+    NUM_PROGRAMS programs walk the tiles of all groups, tile after tile. K is a multiple of BLOCK_K."""
+    tile = tl.program_id(0)
+    first_tile = 0
+    for g in range(GROUPS):
+        M = tl.load(sizes + 3 * g).to(tl.int32)
+        N = tl.load(sizes + 3 * g + 1).to(tl.int32)
+        K = tl.load(sizes + 3 * g + 2).to(tl.int32)
+        tiles_n = tl.cdiv(N, BLOCK_N)
+        tiles = tl.cdiv(M, BLOCK_M) * tiles_n
+        while tile >= first_tile and tile < first_tile + tiles:
+            lda = tl.load(strides + 3 * g).to(tl.int32)
+            ldb = tl.load(strides + 3 * g + 1).to(tl.int32)
+            ldc = tl.load(strides + 3 * g + 2).to(tl.int32)
+            a_ptr = tl.load(a_ptrs + g).to(tl.pointer_type(DTYPE))
+            b_ptr = tl.load(b_ptrs + g).to(tl.pointer_type(DTYPE))
+            c_ptr = tl.load(c_ptrs + g).to(tl.pointer_type(tl.float32))
+            in_group = tile - first_tile
+            rows = (in_group // tiles_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+            cols = (in_group % tiles_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+            ks = tl.arange(0, BLOCK_K)
+            a_tile = a_ptr + rows[:, None] * lda + ks[None, :]
+            b_tile = b_ptr + ks[:, None] * ldb + cols[None, :]
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for _ in range(0, tl.cdiv(K, BLOCK_K)):
+                acc = tl.dot(tl.load(a_tile), tl.load(b_tile), acc)
+                a_tile += BLOCK_K
+                b_tile += BLOCK_K * ldb
+            tl.store(c_ptr + rows[:, None] * ldc + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
+            tile += NUM_PROGRAMS
+        first_tile += tiles
+
+
+def grouped_matmul(a_list, b_list, c_list, num_programs, blocks):
+    """c_g = a_g @ b_g for every g, through grouped_matmul_kernel on num_programs programs."""
+    device_longs = lambda values: torch.tensor(values, dtype=torch.int64)  # noqa: E731
+    sizes = device_longs([d for a, b in zip(a_list, b_list) for d in (a.shape[0], b.shape[1], a.shape[1])])
+    strides = device_longs([s for a, b, c in zip(a_list, b_list, c_list) for s in (a.stride(0), b.stride(0), c.stride(0))])
+    pointers = [device_longs([t.data_ptr() for t in ts]) for ts in (a_list, b_list, c_list)]
+    dtype = {torch.float32: tl.float32, torch.bfloat16: tl.bfloat16}[a_list[0].dtype]
+    bm, bn, bk = blocks
+    grouped_matmul_kernel[(num_programs, )](*pointers, sizes, strides, GROUPS=len(a_list), NUM_PROGRAMS=num_programs,
+                                            DTYPE=dtype, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk)
+
+
+@triton.jit
+def persistent_descriptor_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, NUM_PROGRAMS: tl.constexpr, BLOCK_M: tl.constexpr,
+                                        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    """A persistent matmul on tensor descriptors made in the kernel, in the style of Triton's tutorial: NUM_PROGRAMS
+    programs walk the output tiles (grouped along M), operands read and C written through descriptors."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    per_group = GROUP_M * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles_m * tiles_n, NUM_PROGRAMS):
+        first_m = (tile // per_group) * GROUP_M
+        group_rows = tl.minimum(tiles_m - first_m, GROUP_M)
+        tm = first_m + (tile % per_group) % group_rows
+        tn = (tile % per_group) // group_rows
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, K, BLOCK_K):
+            acc = tl.dot(a_desc.load([tm * BLOCK_M, k]), b_desc.load([k, tn * BLOCK_N]), acc)
+        c_desc.store([tm * BLOCK_M, tn * BLOCK_N], acc)
+
+
+def persistent_descriptor_matmul(a, b, c, num_programs, blocks):
+    """c = a @ b through persistent_descriptor_matmul_kernel (contiguous operands, f32 c)."""
+    from triton.runtime._allocation import _allocator
+    # descriptors made in a kernel ask Triton's allocator for scratch, as on a GPU: a host tensor
+    token = _allocator.set(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    try:
+        M, K = a.shape
+        N = b.shape[1]
+        bm, bn, bk = blocks
+        persistent_descriptor_matmul_kernel[(num_programs, )](a, b, c, M, N, K, NUM_PROGRAMS=num_programs, BLOCK_M=bm,
+                                                              BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8)
+    finally:
+        _allocator.reset(token)
