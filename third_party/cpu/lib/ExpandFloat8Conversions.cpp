@@ -96,13 +96,16 @@ public:
   Type like;
 };
 
+/// The bits of the fp8 `value`, zero-extended to i16.
+Value bitsAsI16(BitBuilder &bb, Value value) {
+  Value byte = bb.bitcast(value, bb.b.getI8Type());
+  return arith::ExtUIOp::create(bb.b, bb.loc, withElement(bb.like, bb.b.getI16Type()), byte);
+}
+
 /// e5m2 is the high byte of an f16 (infinities and NaNs included): the f16 `value` is.
 Value e5m2AsF16(BitBuilder &bb, Value value) {
-  OpBuilder &b = bb.b;
-  Value byte = bb.bitcast(value, b.getI8Type());
-  Value bits = arith::ExtUIOp::create(b, bb.loc, withElement(bb.like, b.getI16Type()), byte);
-  Value high = arith::ShLIOp::create(b, bb.loc, bits, bb.intConstant(16, 8));
-  return bb.bitcast(high, b.getF16Type());
+  Value high = arith::ShLIOp::create(bb.b, bb.loc, bitsAsI16(bb, value), bb.intConstant(16, 8));
+  return bb.bitcast(high, bb.b.getF16Type());
 }
 
 /// The exact f32 value of the fp8 `value` (of `format`), through the host's f16 conversion
@@ -121,8 +124,7 @@ std::optional<Value> decodeToF32ThroughF16(BitBuilder &bb, Value value,
     return Value(arith::ExtFOp::create(b, loc, f32Like, e5m2AsF16(bb, value)));
   if (format.mantissaBits != 3)
     return std::nullopt;
-  Value byte = bb.bitcast(value, b.getI8Type());
-  Value bits = arith::ExtUIOp::create(b, loc, withElement(bb.like, b.getI16Type()), byte);
+  Value bits = bitsAsI16(bb, value);
   // The sign moves from bit 7 to f16's bit 15, the 7 low bits to f16's exponent and mantissa
   // (an FNUZ format's 0x80, NaN below, is the sign of nothing).
   Value sign = arith::AndIOp::create(

@@ -102,16 +102,8 @@ void tile_reads::readFloat8Decoded(OpBuilder &b, Location loc, const InPlaceRead
     auto cached =
         scf::IfOp::create(b, loc, TypeRange{resultType}, lookup.found, /*withElseRegion=*/true);
     b.setInsertionPointToStart(cached.thenBlock());
-    Value copy;
-    if (group) {
-      Value slotRows =
-          memrefAt(b, loc, lookup.slot, MemRefType::get({rows / group, columns * group}, bf16),
-                   i64Constant(b, loc, columns * group));
-      copy = memref::ExpandShapeOp::create(b, loc, resultType, slotRows,
-                                           SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    } else {
-      copy = memrefAt(b, loc, lookup.slot, decodedType, i64Constant(b, loc, columns));
-    }
+    Value copy = group ? packedSlot(b, loc, lookup.slot, resultType)
+                       : memrefAt(b, loc, lookup.slot, decodedType, i64Constant(b, loc, columns));
     auto fill =
         scf::IfOp::create(b, loc, TypeRange{}, isFresh(b, loc, lookup), /*withElseRegion=*/false);
     b.setInsertionPointToStart(fill.thenBlock());

@@ -70,6 +70,9 @@ int64_t amxPackGroupOfTransposedB(mlir::Operation *transpose, bool bf16, bool in
 /// [K/g, g, N] view (which LLVM does with vpermt2w).
 void packTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source, mlir::Value packed,
               int64_t group);
+/// The cache's copy at `slot` (an !llvm.ptr) as the packed B tile `packedType` [K/g, N, g].
+mlir::Value packedSlot(mlir::OpBuilder &b, mlir::Location loc, mlir::Value slot,
+                       mlir::MemRefType packedType);
 /// B [K, N] of an AMX matmul from the tensor `packed` [K/g, N, g]: a generic marked for
 /// tritium-cpu-pack-matmuls-for-amx, which takes the packed tensor back.
 mlir::Value unpackedAMXTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed,

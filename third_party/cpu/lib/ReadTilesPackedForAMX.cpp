@@ -88,6 +88,15 @@ void packRowsAsWords(OpBuilder &b, Location loc, Value first, Value rowStride, i
 
 } // namespace
 
+Value tile_reads::packedSlot(OpBuilder &b, Location loc, Value slot, MemRefType packedType) {
+  ArrayRef<int64_t> shape = packedType.getShape(); // [K/g, N, g]
+  Value rows = memrefAt(b, loc, slot,
+                        MemRefType::get({shape[0], shape[1] * shape[2]}, packedType.getElementType()),
+                        i64Constant(b, loc, shape[1] * shape[2]));
+  return memref::ExpandShapeOp::create(b, loc, packedType, rows,
+                                       SmallVector<ReassociationIndices>{{0}, {1, 2}});
+}
+
 Value tile_reads::unpackedAMXTile(OpBuilder &b, Location loc, Value packed, int64_t group) {
   auto packedType = cast<RankedTensorType>(packed.getType());
   Type element = packedType.getElementType();
@@ -151,10 +160,7 @@ void tile_reads::readPackedForAMX(OpBuilder &b, Location loc, const InPlaceRead 
   auto cached =
       scf::IfOp::create(b, loc, TypeRange{packedType}, lookup.found, /*withElseRegion=*/true);
   b.setInsertionPointToStart(cached.thenBlock());
-  Value rows = memrefAt(b, loc, lookup.slot, MemRefType::get({k / group, n * group}, element),
-                        i64Constant(b, loc, n * group));
-  Value copy = memref::ExpandShapeOp::create(b, loc, packedType, rows,
-                                             SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  Value copy = packedSlot(b, loc, lookup.slot, packedType);
   auto fill =
       scf::IfOp::create(b, loc, TypeRange{}, isFresh(b, loc, lookup), /*withElseRegion=*/false);
   b.setInsertionPointToStart(fill.thenBlock());

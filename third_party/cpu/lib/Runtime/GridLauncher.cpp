@@ -346,10 +346,12 @@ void launchGrid(KernelEntry entry, const uint64_t *args, int32_t gridX, int32_t 
   }
   for (int64_t first = 0; first < total; first += kMaxProgramsPerLaunch) {
     int64_t count = std::min(kMaxProgramsPerLaunch, total - first);
-    auto start = std::chrono::steady_clock::now();
     int64_t alreadyRun = runUntilWorthSharing(grid, first, count);
     if (alreadyRun == count)
       continue;
+    // Timed only when shared from the first program (the probe timed the others).
+    auto start = alreadyRun == 0 ? std::chrono::steady_clock::now()
+                                 : std::chrono::steady_clock::time_point{};
     if (openMP)
       runOnOpenMPThreads(grid, first, count, alreadyRun, threads);
     else
