@@ -3,9 +3,10 @@
 `tritium-cpu-read-tiles-in-place` reads a tile of at least 4 KB whose rows are more than twice its width
 apart (or that is column-major: a transposed A, `x @ w.t()`'s B) from the calling thread's copy of it
 (`tritium_cached_operand_tile`, OperandTileCache.h), filled the second time the thread looks the tile up in the
-launch (the first look-up reads it as before). The tests check the values on every path; two of them would fail
-if a copy outlived what it copies (a later launch after the tensors changed, a program that wrote the tile
-itself), one runs with the cache turned off.
+launch (the first look-up reads it as before); a program's stores are noted before they run, and drop the
+copies they overlap. The tests check the values on every path; three of them would fail if a copy outlived
+what it copies (a later launch after the tensors changed, a program that wrote the tile itself), one runs with
+the cache turned off.
 """
 
 import os
@@ -93,8 +94,8 @@ def multiply_twice(a_ptr, b_ptr, c_ptr, d_ptr, K, BLOCK_M: tl.constexpr, BLOCK_K
 
 
 def test_a_program_reads_what_it_wrote():
-    """The second product must read the doubled A the program stored, not a copy of the first read: a
-    kernel that writes memory before its last tile read takes no cached copies."""
+    """The second product must read the doubled A the program stored, not a copy of the first read: the
+    store is noted before it runs (tritium_note_written_range), and the second read looks the tile up again."""
     K, N = 256, 64
     a, b = torch.randn(128, K), torch.randn(K, N)
     expected, expected_twice = a @ b, (2 * a) @ b
@@ -102,7 +103,47 @@ def test_a_program_reads_what_it_wrote():
     compiled = multiply_twice[(2, )](a, b, c, d, K, BLOCK_M=64, BLOCK_K=32, N=N)
     torch.testing.assert_close(c, expected, rtol=1e-4, atol=1e-3)
     torch.testing.assert_close(d, expected_twice, rtol=1e-4, atol=1e-3)
-    assert "tritium_cached_operand_tile" not in str(ir.run_pipeline(compiled.asm["linalg"], CACHE_PASS))
+    cached = str(ir.run_pipeline(compiled.asm["linalg"], CACHE_PASS))
+    assert "call @tritium_cached_operand_tile(" in cached  # the second read of A
+    assert "call @tritium_note_written_range(" in cached  # A's store before it
+
+
+@triton.jit
+def scale_between_products(a_ptr, b_ptr, c_ptr, K, STEPS: tl.constexpr, BLOCK_M: tl.constexpr,
+                           BLOCK_K: tl.constexpr, N: tl.constexpr):
+    # Each program owns its rows of A: STEPS times it multiplies them by B, then doubles them in memory. The
+    # second step copies A's tiles into the cache; the third finds them, stale unless the doubling dropped them.
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    ks = tl.arange(0, BLOCK_K)
+    cols = tl.arange(0, N)
+    for step in range(STEPS):
+        acc = tl.zeros((BLOCK_M, N), dtype=tl.float32)
+        for k in range(0, K, BLOCK_K):
+            a = tl.load(a_ptr + rows[:, None] * K + (k + ks)[None, :])
+            acc = tl.dot(a, tl.load(b_ptr + (k + ks)[:, None] * N + cols[None, :]), acc)
+        tl.store(c_ptr + step * tl.num_programs(0) * BLOCK_M * N + rows[:, None] * N + cols[None, :], acc)
+        for k in range(0, K, BLOCK_K):
+            a_ptrs = a_ptr + rows[:, None] * K + (k + ks)[None, :]
+            tl.store(a_ptrs, tl.load(a_ptrs) * 2.0)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_copies_made_before_a_store_are_dropped(threads):
+    """A program's copies of tiles it then overwrote are not read again: each step reads the A of its time."""
+    K, N, M, steps = 256, 64, 128, 4
+    a, b = torch.randn(M, K), torch.randn(K, N)
+    expected = torch.stack([(2.0**step * a) @ b for step in range(steps)])
+    c = torch.empty(steps, M, N)
+    previous = tritium.get_num_threads()
+    tritium.set_num_threads(threads)
+    try:
+        compiled = scale_between_products[(2, )](a, b, c, K, STEPS=steps, BLOCK_M=64, BLOCK_K=32, N=N)
+    finally:
+        tritium.set_num_threads(previous)
+    torch.testing.assert_close(c, expected, rtol=1e-4, atol=1e-3)
+    cached = str(ir.run_pipeline(compiled.asm["linalg"], CACHE_PASS))
+    assert "call @tritium_cached_operand_tile(" in cached
+    assert cached.count("call @tritium_note_written_range(") == 2
 
 
 _WITHOUT_CACHE = """

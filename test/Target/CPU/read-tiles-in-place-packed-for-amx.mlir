@@ -11,7 +11,7 @@
 // CHECK: %[[FLAG:.+]] = llvm.alloca %{{.+}} x i32 : (i64) -> !llvm.ptr
 // CHECK: %[[OWN:.+]] = memref.alloc() : memref<32x32x2xbf16>
 // CHECK: %[[PACKED:.+]] = scf.if %{{.+}} -> (memref<32x32x2xbf16>) {
-// CHECK:   %[[SLOT:.+]] = func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c64_i64, %c32_i64, %c2_i64, %c2_i64, %[[FLAG]])
+// CHECK:   %[[SLOT:.+]] = func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c64_i64, %c32_i64, %c2_i64, %c2_i64, %{{.+}}, %[[FLAG]])
 // CHECK:   %[[FOUND:.+]] = llvm.icmp "ne" %[[SLOT]], %{{.+}} : !llvm.ptr
 // CHECK:   scf.if %[[FOUND]] -> (memref<32x32x2xbf16>) {
 // CHECK:     %[[ROWS:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<32x64xbf16>
@@ -99,7 +99,8 @@ func.func @int8_b_tile(%b: !llvm.ptr, %stride: i32, %a: tensor<16x64xi8>,
 // -----
 
 // A B tile whose matmul AMX tiles do not take (N = 24 is no multiple of 16) is not packed, and
-// neither is one of a kernel that stores before its tiles are read (no cached copies there).
+// neither is one of a kernel that stores where it cannot be bounded (a scatter) before its
+// tiles are read (no cached copies there).
 // CHECK-LABEL: func.func @not_for_tiles
 // CHECK-NOT: tritium.unpacked_amx_tile
 // CHECK: func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c128_i64, %c24_i64, %c2_i64, %c0_i64, %{{.+}})
@@ -130,14 +131,20 @@ func.func @not_for_tiles(%b: !llvm.ptr, %stride: i32, %a: tensor<16x128xbf16>,
   %product = linalg.matmul ins(%a, %tile : tensor<16x128xbf16>, tensor<128x24xbf16>) outs(%c : tensor<16x24xf32>) -> tensor<16x24xf32>
   return %product : tensor<16x24xf32>
 }
-func.func @store_first(%b: !llvm.ptr, %out: !llvm.ptr, %stride: i32, %a: tensor<16x64xbf16>,
-                       %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+func.func @store_first(%b: !llvm.ptr, %out: !llvm.ptr, %stride: i32, %where: !llvm.ptr,
+                       %a: tensor<16x64xbf16>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %zero = arith.constant 0.0 : f32
-  llvm.store %zero, %out : f32, !llvm.ptr
+  scf.for %i = %c0 to %c32 step %c1 {
+    %i32 = arith.index_cast %i : index to i32
+    %index_address = llvm.getelementptr %where[%i32] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    %index = llvm.load %index_address : !llvm.ptr -> i32
+    %address = llvm.getelementptr %out[%index] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    llvm.store %zero, %address : f32, !llvm.ptr
+  }
   %buffer = memref.alloc() : memref<64x32xbf16>
   scf.for %i = %c0 to %c64 step %c1 {
     scf.for %j = %c0 to %c32 step %c1 {

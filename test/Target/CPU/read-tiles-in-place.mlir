@@ -258,11 +258,12 @@ func.func @attention_tiles(%k: !llvm.ptr, %v: !llvm.ptr, %key0: i32, %stride: i3
 
 // -----
 
-// A tile of at least 4 KB whose rows may lie far apart, in a kernel that stores only after its
-// last tile read and uses no atomics: where the rows are close together the matmul reads the
-// tile in place; otherwise it reads the thread's cached copy, which it fills first when the
-// lookup says the copy is new; where the cache gives none, an A tile is read in place.
-// CHECK: func.func private @tritium_cached_operand_tile(!llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
+// A tile of at least 4 KB whose rows may lie far apart, in a kernel that uses no atomics: where
+// the rows are close together the matmul reads the tile in place; otherwise it reads the
+// thread's cached copy, which it fills first when the lookup says the copy is new; where the
+// cache gives none, an A tile is read in place. The copy may be read until one more lookup
+// (the window, 2: the function's one lookup and one).
+// CHECK: func.func private @tritium_cached_operand_tile(!llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
 // CHECK-LABEL: func.func @cached_a_tile
 // CHECK: %[[FLAG:.+]] = llvm.alloca %{{.+}} x i32 : (i64) -> !llvm.ptr
 // CHECK: %[[VIEW:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<32x32xf32, strided<[?, 1]>>
@@ -270,7 +271,7 @@ func.func @attention_tiles(%k: !llvm.ptr, %v: !llvm.ptr, %key0: i32, %stride: i3
 // CHECK:   scf.if %{{.+}} -> (memref<32x32xf32, strided<[?, 1]>>) {
 // CHECK:     scf.yield %[[VIEW]]
 // CHECK:   } else {
-// CHECK:     %[[SLOT:.+]] = func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c32_i64, %c4_i64, %c0_i64, %[[FLAG]])
+// CHECK:     %[[SLOT:.+]] = func.call @tritium_cached_operand_tile(%{{.+}}, %{{.+}}, %c32_i64, %c32_i64, %c4_i64, %c0_i64, %c2_i64, %[[FLAG]])
 // CHECK:     %[[FOUND:.+]] = llvm.icmp "ne" %[[SLOT]], %{{.+}} : !llvm.ptr
 // CHECK:     scf.if %[[FOUND]] -> (memref<32x32xf32, strided<[?, 1]>>) {
 // CHECK:       %[[COPY:.+]] = builtin.unrealized_conversion_cast %{{.+}} to memref<32x32xf32>
@@ -310,19 +311,27 @@ func.func @cached_a_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32, %b: tenso
 
 // -----
 
-// No cached copies where a program writes memory before it reads its tiles (it must read what
-// it wrote) or synchronises with other programs through atomics.
+// No cached copies where a program writes memory whose range cannot be bounded before it reads
+// its tiles (it must read what it wrote: here a scatter through loaded indices), or
+// synchronises with other programs through atomics.
 // CHECK-LABEL: func.func @store_before_the_tile
 // CHECK-NOT: tritium_cached_operand_tile
+// CHECK-NOT: tritium_note_written_range
 // CHECK-LABEL: func.func @atomic_after_the_tile
 // CHECK-NOT: tritium_cached_operand_tile
-func.func @store_before_the_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32,
+func.func @store_before_the_tile(%a: !llvm.ptr, %out: !llvm.ptr, %stride: i32, %where: !llvm.ptr,
                                  %b: tensor<32x4xf32>, %c: tensor<32x4xf32>) -> tensor<32x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %zero = arith.constant 0.0 : f32
-  llvm.store %zero, %out : f32, !llvm.ptr
+  scf.for %i = %c0 to %c32 step %c1 {
+    %i32 = arith.index_cast %i : index to i32
+    %index_address = llvm.getelementptr %where[%i32] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+    %index = llvm.load %index_address : !llvm.ptr -> i32
+    %address = llvm.getelementptr %out[%index] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    llvm.store %zero, %address : f32, !llvm.ptr
+  }
   %buffer = memref.alloc() : memref<32x32xf32>
   scf.for %i = %c0 to %c32 step %c1 {
     scf.for %j = %c0 to %c32 step %c1 {

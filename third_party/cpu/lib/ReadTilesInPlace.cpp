@@ -27,10 +27,14 @@
 // the same in every program that reads the tile: a blocked matmul reads each A tile in every
 // program of its row and each B tile in every program of its column. A tile of at least 4 KB
 // that is not read in place is read from the copy the calling thread made earlier in the
-// launch (OperandTileCache.h), where the kernel allows: nothing written to memory before the
-// tile is read (a program must read its own writes), no atomics (programs that synchronise
-// may see each other's writes). 1024^3 and 2048^3 f32 on a Zen 3 core: +2-4% with row-major
-// operands, +8-16% with B transposed, +15-25% with A transposed.
+// launch (OperandTileCache.h), where the kernel allows: no atomics (programs that synchronise
+// may see each other's writes), and a program must read its own writes: a store nest whose
+// bytes can be bounded is noted before it runs, which drops the copies it overlaps
+// (NoteWrittenRanges.cpp; a persistent matmul stores C in its loop over tiles), and no tile
+// read after any other write takes a copy. 1024^3 and 2048^3 f32 on a Zen 3 core: +2-4% with
+// row-major operands, +8-16% with B transposed, +15-25% with A transposed. A copy may be
+// replaced once its program has made as many further lookups as the function has (its
+// consumer follows it in its block), unless a loop that looks tiles up may run in between.
 //
 // On a host whose AMX tiles will compute the matmul, B is read packed for the tile loads
 // (ReadTilesPackedForAMX.cpp).
@@ -65,6 +69,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tritium::cpu {
@@ -105,8 +110,48 @@ public:
     return form;
   }
 
-  /// The forms of values narrower than i64, with their widths.
-  ArrayRef<std::pair<LinearForm, unsigned>> narrowValues() const { return narrow; }
+  /// The form of the sum of `values`.
+  FailureOr<LinearForm> sum(ArrayRef<Value> values) {
+    LinearForm total{zero, zero, zero};
+    for (Value value : values) {
+      FailureOr<LinearForm> form = of(value);
+      if (failed(form))
+        return failure();
+      total = {add(total.constant, form->constant), add(total.row, form->row),
+               add(total.column, form->column)};
+    }
+    return total;
+  }
+
+  /// `form` at row `row` and column `column` (i64 values; null: 0).
+  Value at(const LinearForm &form, Value row, Value column) {
+    Value value = form.constant;
+    if (row)
+      value = add(value, mul(form.row, row));
+    if (column)
+      value = add(value, mul(form.column, column));
+    return value;
+  }
+
+  /// Whether every value narrower than i64 stays in its type at row `row` and column `column`
+  /// (an i1; null: 0): at the corners of the nest, then everywhere in it.
+  Value narrowValuesFitAt(Value row, Value column) {
+    Value fits = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    for (auto &[form, width] : narrow) {
+      Value value = at(form, row, column);
+      APInt low = APInt::getSignedMinValue(width).sext(64);
+      APInt high = APInt::getSignedMaxValue(width).sext(64);
+      fits = b.createOrFold<arith::AndIOp>(
+          loc, fits,
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, value,
+                                        constant(low.getSExtValue())));
+      fits = b.createOrFold<arith::AndIOp>(
+          loc, fits,
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, value,
+                                        constant(high.getSExtValue())));
+    }
+    return fits;
+  }
 
   Value constant(int64_t value) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
@@ -310,6 +355,45 @@ Value tile_reads::memrefAt(OpBuilder &b, Location loc, Value base, MemRefType ty
       .getResult(0);
 }
 
+bool tile_reads::isCacheCall(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && (call.getCallee() == kCachedOperandTile || call.getCallee() == kNoteWrittenRange);
+}
+
+bool tile_reads::writesGlobalMemory(Operation *op) {
+  if (isCacheCall(op))
+    return false;
+  if (isa<CallOpInterface>(op))
+    return true;
+  if (!op->getDialect() || !isa<LLVM::LLVMDialect>(op->getDialect()))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.hasEffect<MemoryEffects::Write>();
+}
+
+std::optional<AddressAtCorners>
+tile_reads::addressAtCorners(OpBuilder &b, Location loc, Value address, Type element,
+                             scf::ForOp rows, int64_t rowCount, scf::ForOp columns,
+                             int64_t columnCount) {
+  auto steps = addressSteps(address, element, rows);
+  if (!steps)
+    return std::nullopt;
+  LinearForms forms(b, loc, rows, columns);
+  FailureOr<LinearForm> offset = forms.sum(steps->second);
+  if (failed(offset))
+    return std::nullopt;
+  AddressAtCorners corners{steps->first, {}, arith::ConstantOp::create(b, loc, b.getBoolAttr(true))};
+  Value lastRow = forms.constant(rowCount - 1), lastColumn = forms.constant(columnCount - 1);
+  for (Value row : {Value(), lastRow}) {
+    for (Value column : {Value(), lastColumn}) {
+      corners.offsets.push_back(forms.at(*offset, row, column));
+      corners.fits =
+          b.createOrFold<arith::AndIOp>(loc, corners.fits, forms.narrowValuesFitAt(row, column));
+    }
+  }
+  return corners;
+}
+
 namespace {
 
 /// Whether the fill of `buffer` is a fill of rows of one strided block; if so, builds (at the
@@ -327,16 +411,10 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
     return std::nullopt;
 
   LinearForms forms(b, loc, fill.rows, fill.columns);
-  Value zero = forms.constant(0);
-  LinearForm offset{zero, zero, zero};
-  for (Value index : steps->second) {
-    FailureOr<LinearForm> form = forms.of(index);
-    if (failed(form))
-      return std::nullopt;
-    offset = {b.createOrFold<arith::AddIOp>(loc, offset.constant, form->constant),
-              b.createOrFold<arith::AddIOp>(loc, offset.row, form->row),
-              b.createOrFold<arith::AddIOp>(loc, offset.column, form->column)};
-  }
+  FailureOr<LinearForm> summed = forms.sum(steps->second);
+  if (failed(summed))
+    return std::nullopt;
+  LinearForm offset = *summed;
   // Consecutive columns must be consecutive elements, or consecutive rows (a column-major
   // block, transposed into the buffer by whole vectors instead of gathered).
   bool transposed = !isConstantIntValue(offset.column, 1);
@@ -353,33 +431,15 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
 
   ArrayRef<int64_t> shape = buffer.getType().getShape();
   Value lastRow = forms.constant(shape[0] - 1), lastColumn = forms.constant(shape[1] - 1);
-  auto at = [&](const LinearForm &form, bool endRow, bool endColumn) {
-    Value value = form.constant;
-    if (endRow)
-      value = b.createOrFold<arith::AddIOp>(loc, value,
-                                            b.createOrFold<arith::MulIOp>(loc, form.row, lastRow));
-    if (endColumn)
-      value = b.createOrFold<arith::AddIOp>(
-          loc, value, b.createOrFold<arith::MulIOp>(loc, form.column, lastColumn));
-    return value;
-  };
   Value condition = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   auto require = [&](Value test) { condition = b.createOrFold<arith::AndIOp>(loc, condition, test); };
-  for (bool endRow : {false, true}) {
-    for (bool endColumn : {false, true}) {
-      for (auto &[form, width] : forms.narrowValues()) {
-        Value value = at(form, endRow, endColumn);
-        APInt low = APInt::getSignedMinValue(width).sext(64);
-        APInt high = APInt::getSignedMaxValue(width).sext(64);
-        require(b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, value,
-                                              forms.constant(low.getSExtValue())));
-        require(b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, value,
-                                              forms.constant(high.getSExtValue())));
-      }
+  for (Value row : {Value(), lastRow}) {
+    for (Value column : {Value(), lastColumn}) {
+      require(forms.narrowValuesFitAt(row, column));
       for (auto &[comparison, sides] : tests)
         require(b.createOrFold<arith::CmpIOp>(loc, comparison.getPredicate(),
-                                              at(sides.first, endRow, endColumn),
-                                              at(sides.second, endRow, endColumn)));
+                                              forms.at(sides.first, row, column),
+                                              forms.at(sides.second, row, column)));
     }
   }
   if (fill.mask && fill.rows.isDefinedOutsideOfLoop(fill.mask))
@@ -430,25 +490,10 @@ std::optional<std::pair<Operation *, Fill>> findFill(memref::AllocOp buffer,
   return std::make_pair(filler, *fill);
 }
 
-/// Whether `op` looks up a cached operand tile (which writes only the cache's own copies).
+/// Whether `op` looks up a cached operand tile.
 bool isCacheLookup(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);
   return call && call.getCallee() == kCachedOperandTile;
-}
-
-/// Whether `op` itself may write memory other than tile buffers: a call (but a cache lookup,
-/// which writes only the cache's own copies) or an LLVM op with a write effect (a store, a
-/// masked store, an atomic) or none declared (a fence, inline asm). Tile buffers are memrefs,
-/// written by memref and linalg ops; global memory is reached through LLVM pointers only.
-bool writesGlobalMemory(Operation *op) {
-  if (isCacheLookup(op))
-    return false;
-  if (isa<CallOpInterface>(op))
-    return true;
-  if (!op->getDialect() || !isa<LLVM::LLVMDialect>(op->getDialect()))
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  return !effects || effects.hasEffect<MemoryEffects::Write>();
 }
 
 /// Whether anything from `from` up to `to` (in one block) may write memory other than tile
@@ -473,9 +518,11 @@ enum class TileUse {
 
 /// What decides whether the programs of a function may read copies of its tiles that other
 /// programs of the launch made (OperandTileCache.h): the function synchronises with no other
-/// program (no atomic op, no fence) and writes no memory but its own tile buffers before a
-/// fill is done (a program must read what it wrote itself; writes of other programs it need
-/// not see). Computed once per function.
+/// program (no atomic op, no fence), and a program reads what it wrote itself. Stores whose
+/// range noteWrittenRange bounds are noted before they run (the cache drops the copies they
+/// overlap); a fill is done from a copy only before any other write (a call, a store it
+/// cannot bound). Writes of other programs a program need not see. Computed once per function;
+/// `dropUnusedNotes` erases the notes of functions that got no lookup.
 class CachedCopyPermission {
 public:
   bool allows(Operation *filler) {
@@ -490,32 +537,59 @@ public:
       return false;
     Operation *fillerAtTop = function.getFunctionBody().front().findAncestorOpInBlock(*filler);
     return fillerAtTop &&
-           (!summary.firstWrite || fillerAtTop->isBeforeInBlock(summary.firstWrite));
+           (!summary.firstUnboundedWrite || fillerAtTop->isBeforeInBlock(summary.firstUnboundedWrite));
+  }
+
+  void dropUnusedNotes() {
+    for (auto &[function, summary] : functions) {
+      bool looksUp = function->walk([](Operation *op) {
+                               return isCacheLookup(op) ? WalkResult::interrupt()
+                                                        : WalkResult::advance();
+                             }).wasInterrupted();
+      if (!looksUp)
+        for (Operation *note : summary.notes)
+          note->erase();
+    }
   }
 
 private:
   struct Summary {
     bool synchronises = false;
-    Operation *firstWrite = nullptr; // the first op of the body that holds a write
+    Operation *firstUnboundedWrite = nullptr; // the first op of the body that holds one
+    SmallVector<Operation *> notes;
   };
 
   static Summary summarize(FunctionOpInterface function) {
     Summary summary;
     Block &body = function.getFunctionBody().front();
+    SmallVector<Operation *> writes;
     function->walk([&](Operation *op) {
       if (isa<LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp, LLVM::FenceOp, LLVM::InlineAsmOp>(op))
         summary.synchronises = true;
-      if (!writesGlobalMemory(op))
-        return;
-      Operation *atTop = body.findAncestorOpInBlock(*op);
-      if (atTop && (!summary.firstWrite || atTop->isBeforeInBlock(summary.firstWrite)))
-        summary.firstWrite = atTop;
+      if (writesGlobalMemory(op))
+        writes.push_back(op);
     });
+    if (summary.synchronises)
+      return summary;
+    for (Operation *write : writes) {
+      if (auto store = dyn_cast<LLVM::StoreOp>(write))
+        if (Operation *note = noteWrittenRange(store)) {
+          summary.notes.push_back(note);
+          continue;
+        }
+      Operation *atTop = body.findAncestorOpInBlock(*write);
+      if (atTop &&
+          (!summary.firstUnboundedWrite || atTop->isBeforeInBlock(summary.firstUnboundedWrite)))
+        summary.firstUnboundedWrite = atTop;
+    }
     return summary;
   }
 
   llvm::DenseMap<Operation *, Summary> functions;
 };
+
+/// The lookup's operand that is its window, built as kWholeProgram and bounded last.
+constexpr unsigned kLookupWindowOperand = 6;
 
 /// Declares the cache's lookup function in `module` (once).
 func::FuncOp cacheLookup(ModuleOp module) {
@@ -526,7 +600,7 @@ func::FuncOp cacheLookup(ModuleOp module) {
   Type i64 = b.getI64Type();
   auto lookup = func::FuncOp::create(
       b, module.getLoc(), kCachedOperandTile,
-      b.getFunctionType({pointer, i64, i64, i64, i64, i64, pointer}, {pointer}));
+      b.getFunctionType({pointer, i64, i64, i64, i64, i64, i64, pointer}, {pointer}));
   lookup.setPrivate();
   return lookup;
 }
@@ -557,7 +631,8 @@ CacheLookup tile_reads::lookUpCachedTile(OpBuilder &b, Location loc, Operation *
   }
   Value slot = func::CallOp::create(b, loc, cacheLookup(module),
                                     ValueRange{first, rowStride, constant(rows), constant(columns),
-                                               constant(elementBytes), constant(layout), fillFlag})
+                                               constant(elementBytes), constant(layout),
+                                               constant(kWholeProgram), fillFlag})
                    .getResult(0);
   Value null = LLVM::ZeroOp::create(b, loc, pointer);
   Value found = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, slot, null);
@@ -775,6 +850,52 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   tile->erase();
 }
 
+/// How many lookups after its own a lookup's copy may still be read (OperandTileCache.h's
+/// `window`): its consumer is in the block of the filler, after it, so at most every other
+/// lookup of the function once, unless a loop holding a lookup may run in between. Else, or
+/// with no lookup, kWholeProgram.
+int64_t lookupWindow(FunctionOpInterface function) {
+  SmallVector<Operation *> lookups;
+  function->walk([&](Operation *op) {
+    if (isCacheLookup(op))
+      lookups.push_back(op);
+  });
+  // Whether a loop in `after` (or `after` itself) holds a lookup.
+  auto repeatsLookups = [&](Operation *after) {
+    for (Operation *other : lookups) {
+      if (!after->isAncestor(other))
+        continue;
+      for (Operation *parent = other->getParentOp();; parent = parent->getParentOp()) {
+        if (isa<LoopLikeOpInterface>(parent))
+          return true;
+        if (parent == after)
+          break;
+      }
+    }
+    return false;
+  };
+  for (Operation *lookup : lookups)
+    for (Operation *ancestor = lookup; ancestor != function.getOperation();
+         ancestor = ancestor->getParentOp())
+      for (Operation *after = ancestor->getNextNode(); after; after = after->getNextNode())
+        if (repeatsLookups(after))
+          return kWholeProgram;
+  return lookups.empty() ? kWholeProgram : int64_t(lookups.size()) + 1;
+}
+
+/// Gives every lookup of `function` the window its lookups allow.
+void boundLookupWindows(FunctionOpInterface function) {
+  int64_t window = lookupWindow(function);
+  if (window == kWholeProgram)
+    return;
+  function->walk([&](func::CallOp lookup) {
+    if (!isCacheLookup(lookup))
+      return;
+    OpBuilder b(lookup);
+    lookup->setOperand(kLookupWindowOperand, i64Constant(b, lookup.getLoc(), window));
+  });
+}
+
 struct ReadTilesInPlacePass : impl::ReadTilesInPlaceBase<ReadTilesInPlacePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -790,6 +911,8 @@ struct ReadTilesInPlacePass : impl::ReadTilesInPlaceBase<ReadTilesInPlacePass> {
     CachedCopyPermission cachePermission;
     for (auto [use, role] : uses)
       readInPlace(*use, role, cachePermission, amxBF16, amxInt8);
+    cachePermission.dropUnusedNotes();
+    getOperation()->walk([](FunctionOpInterface function) { boundLookupWindows(function); });
   }
 };
 

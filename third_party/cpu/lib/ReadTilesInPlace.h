@@ -12,8 +12,10 @@
 #define TRITIUM_TARGET_CPU_LIB_READTILESINPLACE_H
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace tritium::cpu::tile_reads {
@@ -41,6 +43,44 @@ mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 /// a memref descriptor, as the LLVM lowering of memrefs builds it.
 mlir::Value memrefAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                      mlir::MemRefType type, mlir::Value rowStride);
+
+/// Whether `op` calls the operand tile cache (a lookup, a note of written bytes): such calls
+/// write only the cache's own state.
+bool isCacheCall(mlir::Operation *op);
+
+/// Whether `op` itself may write memory other than tile buffers: a call (but the cache's) or
+/// an LLVM op with a write effect (a store, a masked store, an atomic) or none declared (a
+/// fence, inline asm). Tile buffers are memrefs, written by memref and linalg ops; global
+/// memory is reached through LLVM pointers only.
+bool writesGlobalMemory(mlir::Operation *op);
+
+/// An address of a loop nest at the nest's four corners (row 0 or last, column 0 or last):
+/// `base` plus `offsets` elements (i64, computed before the nest), valid where `fits` (an i1:
+/// no narrower-than-i64 value of the computation leaves its type). A linear function takes
+/// its extremes at the corners.
+struct AddressAtCorners {
+  Value base;
+  llvm::SmallVector<Value, 4> offsets;
+  Value fits;
+};
+
+/// `address` (GEPs of `element`-sized steps from a pointer defined outside `rows`, indices
+/// linear in the induction variables of `rows` [0, rowCount) and `columns` [0, columnCount))
+/// at the corners, built at the builder's point (before `rows`); none if it is not such an
+/// address (some of what was built may be left, unused). `columns` may be `rows` with a
+/// `columnCount` of 1 for a nest of one loop.
+std::optional<AddressAtCorners> addressAtCorners(mlir::OpBuilder &b, mlir::Location loc,
+                                                 Value address, mlir::Type element,
+                                                 mlir::scf::ForOp rows, int64_t rowCount,
+                                                 mlir::scf::ForOp columns, int64_t columnCount);
+
+/// Notes, before the loop nest that holds `store` (or before `store` when it is in no loop),
+/// the bytes the nest will write (OperandTileCache.h, kNoteWrittenRange): the nest of one or
+/// two loops from 0 by 1 to constants, `store` its only global write, at an address linear
+/// in the induction variables; its mask is ignored (it can only shrink the range). The whole
+/// address space where an index computation may wrap. Returns the call, or null (nothing
+/// built) when the store is not such a store.
+mlir::Operation *noteWrittenRange(mlir::LLVM::StoreOp store);
 
 /// A lookup of the thread's copy of a tile (OperandTileCache.h): whether it gave one, the
 /// copy, and whether the copy is new (to be filled before it is read; valid where found).

@@ -147,7 +147,8 @@ extern "C" float tritiumTruncDFHF2(double value) { return asFloatRegister(double
 
 extern "C" void *tritiumCachedOperandTile(const void *first, int64_t rowStride, int64_t rows,
                                          int64_t columns, int64_t elementBytes, int64_t layout,
-                                         int32_t *fill);
+                                         int64_t window, int32_t *fill);
+extern "C" void tritiumNoteWrittenRange(uint64_t first, uint64_t end);
 
 std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
   std::vector<std::pair<std::string, void *>> symbols = {
@@ -160,6 +161,7 @@ std::vector<std::pair<std::string, void *>> deviceLibrarySymbols() {
       {"__truncdfbf2", reinterpret_cast<void *>(&tritiumTruncDFBF2)},
       {"__truncdfhf2", reinterpret_cast<void *>(&tritiumTruncDFHF2)},
       {kCachedOperandTile, reinterpret_cast<void *>(&tritiumCachedOperandTile)},
+      {kNoteWrittenRange, reinterpret_cast<void *>(&tritiumNoteWrittenRange)},
   };
   for (auto &symbol : directedRoundingSymbols())
     symbols.push_back(std::move(symbol));

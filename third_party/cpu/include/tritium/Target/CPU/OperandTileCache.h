@@ -9,8 +9,11 @@
 //
 // Tiles are kept only for the length of one launch (programs of a launch are unordered, so a
 // program may read what another program of the launch read earlier; a later launch may follow
-// writes), and only kernels that store nothing before their last tile read and use no atomics
-// take this path (read-tiles-in-place checks both).
+// writes), and only kernels that use no atomics take this path. A program must read what it
+// wrote itself: a kernel that stores before a tile read (a persistent matmul stores each C
+// tile inside its loop over tiles) notes the range of each store first, which drops the
+// thread's copies it overlaps; a store whose range read-tiles-in-place cannot bound keeps the
+// tile reads after it away from the cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +24,8 @@
 
 namespace tritium::cpu {
 
-/// ptr (ptr first, i64 rowStride, i64 rows, i64 columns, i64 elementBytes, i64 layout, ptr fill)
+/// ptr (ptr first, i64 rowStride, i64 rows, i64 columns, i64 elementBytes, i64 layout,
+///      i64 window, ptr fill)
 ///
 /// The calling thread's contiguous copy of the tile of `rows` x `columns` elements of
 /// `elementBytes` bytes whose row r starts at `first + r * rowStride` elements, as `layout`
@@ -31,9 +35,23 @@ namespace tritium::cpu {
 /// to 1 when the copy is new and the caller must write it before reading, else to 0. Null the
 /// first time the thread looks the tile up in a launch (a tile read once is not worth a copy),
 /// when the tile is too large and when the cache is disabled (`TRITIUM_TILE_CACHE_MB=0`): the
-/// caller then reads the tile as it would without a cache. A copy stays valid until the program
-/// that looked it up ends, whatever the program looks up after it.
+/// caller then reads the tile as it would without a cache. A copy stays valid while the program
+/// that looked it up makes fewer than `window` more lookups, or until it ends when `window` is
+/// kWholeProgram, and until the program notes a write that may overlap the tile.
 inline constexpr const char *kCachedOperandTile = "tritium_cached_operand_tile";
+
+/// The `window` of a lookup whose copy may be read after any number of further lookups.
+/// read-tiles-in-place bounds the window where a kernel's lookups allow (a persistent matmul
+/// looks up thousands of tiles in one program: kept all, they filled the cache, and each
+/// further lookup scanned it to find nothing to replace).
+inline constexpr int64_t kWholeProgram = 0;
+
+/// void (i64 first, i64 end)
+///
+/// The calling program is about to write bytes in [first, end) (addresses): the thread's copies
+/// of this launch whose tiles may overlap them are dropped, so that a later lookup copies the
+/// tile again, after the write.
+inline constexpr const char *kNoteWrittenRange = "tritium_note_written_range";
 
 /// The layouts of a copy (the caller fills it; the cache only keeps them apart).
 inline constexpr int64_t kTileAsItLies = 0;
