@@ -765,11 +765,17 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
       role == TileUse::MatmulRhs         ? amxPackGroup(consumer, amxBF16, amxInt8)
       : role == TileUse::TransposeInput ? amxPackGroupOfTransposedB(consumer, amxBF16, amxInt8)
                                          : 0;
-  // A of an int8 matmul AMX tiles compute: the tile loads read its rows where they lie (or
-  // from the cached copy) like a bf16 A's, instead of the copy each program filled (one
-  // thread, 1024^3 ~1250 -> ~1435 GOP/s, 2048^3 ~1170 -> ~1525).
+  // A of an int8 matmul AMX tiles compute: the tile loads read its rows where they lie like a
+  // bf16 A's, instead of the copy each program filled (one thread, 1024^3 ~1250 -> ~1435
+  // GOP/s, 2048^3 ~1170 -> ~1525).
   bool amxInt8A = role == TileUse::MatmulLhs && amxPackGroup(consumer, false, amxInt8);
   bool readable = wide || (half && role != TileUse::TransposeInput) || amxInt8A;
+  // A of any matmul AMX tiles compute is read where it lies, never from a cached copy: the
+  // tile loads stream along A's rows, K step after K step, where the copies are scattered
+  // over the cache's buffers. Copies cost bf16 20-35% (1024^3 and 2048^3, autotuned, one
+  // thread: 559-601 -> 704-787 GFLOP/s; two threads 775-871 -> 1007-1177 at 128x64x64)
+  // and int8 3-18%.
+  bool amxA = role == TileUse::MatmulLhs && amxPackGroup(consumer, amxBF16, amxInt8);
   if (type.getRank() != 2 || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
       !(readable || packGroup))
     return;
@@ -780,7 +786,7 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   if (writesGlobalMemoryBetween(filler, consumer))
     return;
   bool cacheable =
-      type.getNumElements() * type.getElementTypeBitWidth() / 8 >= kMinCachedTileBytes &&
+      !amxA && type.getNumElements() * type.getElementTypeBitWidth() / 8 >= kMinCachedTileBytes &&
       cachePermission.allows(filler);
   bool cached = role != TileUse::TransposeInput && cacheable;
   bool packed = packGroup && cacheable;
