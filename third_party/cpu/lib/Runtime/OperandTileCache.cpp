@@ -5,13 +5,13 @@
 // a second chance (an entry found again since the hand last passed is skipped once: the A
 // tiles a group of programs keeps reading outlive the B tiles that stream past), never one the
 // running program may still read: it may load several tiles before the dots that read them,
-// so its copies stay for the lookups the caller's window allows, or until it ends. An entry's buffer is reused by the entry that replaces it when
-// of the same size, so a kernel launched again and again allocates nothing once its first
-// launch has filled the cache; an entry of an earlier launch whose tile comes again is refilled
-// in place. A tile is copied the second time it is looked up in a launch, not the first: a tile
-// no other program reads (B when the grid has one row of programs) is read as it would be
-// without the cache, not copied into memory no one reads again (16x4096x4096 with B transposed
-// ran 20% slower when every tile was copied).
+// so its copies stay for the lookups the caller's window allows, or until it ends. An entry's
+// buffer is reused by the entry that replaces it when of the same size, so a kernel launched
+// again and again allocates nothing once its first launch has filled the cache; an entry of an
+// earlier launch whose tile comes again is refilled in place. A tile is copied the second time
+// it is looked up in a launch, not the first: a tile no other program reads (B when the grid
+// has one row of programs) is read as it would be without the cache, not copied into memory no
+// one reads again (16x4096x4096 with B transposed ran 20% slower when every tile was copied).
 //
 // A program's stores are noted before they happen (tritium_note_written_range): the copies of
 // the launch whose tiles overlap the written bytes are dropped. The cache keeps the bounds of
@@ -241,7 +241,7 @@ private:
 
   /// An entry to hold a new tile of `bytes`: while the capacity allows another buffer, one
   /// without a buffer (new, or given back); else the next one in clock order that was not
-  /// found again since the hand last passed and that the running program may no longer read —
+  /// found again since the hand last passed and that the running program will not read again —
   /// whose buffer is reused if of the size, else given back until there is room. -1 if every
   /// entry is in use.
   int32_t replaceable(int64_t bytes, uint64_t launch, int64_t program, int64_t window) {
