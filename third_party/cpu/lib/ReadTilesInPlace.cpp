@@ -224,6 +224,9 @@ struct Fill {
   scf::ForOp rows, columns;
   LLVM::LoadOp load;
   Value mask; // null: none
+  // The condition of the `scf.if` whose first branch the nest is (null: none): the nest's
+  // addresses hold only where it is true (the other branch handles a `%` wrap).
+  Value branch;
 };
 
 std::optional<int64_t> constantUpperBound(scf::ForOp loop, int64_t extent) {
@@ -247,7 +250,7 @@ std::optional<Fill> matchFill(scf::ForOp nest, memref::AllocOp buffer) {
       store.getIndices()[0] != nest.getInductionVar() ||
       store.getIndices()[1] != columns.getInductionVar())
     return std::nullopt;
-  Fill fill{nest, columns, {}, {}};
+  Fill fill{nest, columns, {}, {}, {}};
   Value stored = store.getValueToStore();
   // bf16 is loaded as i16 and stored through a bitcast.
   if (auto cast = stored.getDefiningOp<arith::BitcastOp>())
@@ -444,6 +447,9 @@ std::optional<InPlaceRead> buildInPlaceRead(OpBuilder &b, Fill fill, memref::All
   }
   if (fill.mask && fill.rows.isDefinedOutsideOfLoop(fill.mask))
     require(fill.mask);
+  // A block read where its first branch would not run (a block whose rows wrap) is no view.
+  if (fill.branch)
+    require(fill.branch);
   Value compact = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, offset.row,
                                                 forms.constant(2 * shape[1]));
 
@@ -487,6 +493,8 @@ std::optional<std::pair<Operation *, Fill>> findFill(memref::AllocOp buffer,
   std::optional<Fill> fill = matchFill(nest, buffer);
   if (!fill)
     return std::nullopt;
+  if (auto branches = dyn_cast<scf::IfOp>(filler))
+    fill->branch = branches.getCondition();
   return std::make_pair(filler, *fill);
 }
 
