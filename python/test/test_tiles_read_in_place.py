@@ -182,30 +182,10 @@ def test_attention_k_and_v_tiles(n_keys, masked, stride_extra):
         assert viewed.count("builtin.unrealized_conversion_cast") == 2  # K's view and V's
 
 
-@triton.jit
-def wrapped_rows_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                        BLOCK_K: tl.constexpr):
-    # Triton's tutorial wraps the rows and columns of the last blocks (`% M`) instead of masking them: the loads
-    # are versioned on "no block wraps", and only that branch's tile is a block that may be read where it lies.
-    rows = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    cols = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-    ks = tl.arange(0, BLOCK_K)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptr + rows[:, None] * K + (k * BLOCK_K + ks)[None, :], mask=ks[None, :] < K - k * BLOCK_K,
-                    other=0.0)
-        b = tl.load(b_ptr + (k * BLOCK_K + ks)[:, None] * N + cols[None, :], mask=ks[:, None] < K - k * BLOCK_K,
-                    other=0.0)
-        acc = tl.dot(a, b, acc)
-    out_rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    out_cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
-    tl.store(c_ptr + out_rows[:, None] * N + out_cols[None, :], acc, mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
-
-
 _BEFORE_A_GUARD = """
 import ctypes, math, mmap, sys, torch, triton
 sys.path.insert(0, {tests!r})
-from test_tiles_read_in_place import wrapped_rows_matmul
+from test_matmul import wrapped_matmul_kernel
 
 M = N = K = 1000
 dtype = getattr(torch, {dtype!r})
@@ -221,7 +201,8 @@ a = torch.frombuffer(memory, dtype=torch.uint8, count=nbytes, offset=data_pages 
 a.copy_(torch.randn(M, K).to(dtype))
 b = torch.randn(K, N).to(dtype)
 c = torch.empty(M, N)
-wrapped_rows_matmul[(triton.cdiv(M, 128), triton.cdiv(N, 64))](a, b, c, M, N, K, BLOCK_M=128, BLOCK_N=64, BLOCK_K=64)
+wrapped_matmul_kernel[(triton.cdiv(M, 128), triton.cdiv(N, 64))](a, b, c, M, N, K, BLOCK_M=128, BLOCK_N=64, BLOCK_K=64,
+                                                                 UNSIGNED=False)
 torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-2, atol=1e-2)
 print("ok")
 """
@@ -229,8 +210,9 @@ print("ok")
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
 def test_blocks_whose_rows_wrap_are_not_read_in_place(dtype):
-    """The last row block of a 1000-row A wraps; read where it lies, its tile ran 24 rows past A's end (unseen
-    where the memory after A was mapped, a SIGSEGV where it was not). A ends here at unreadable pages."""
+    """Triton's tutorial wraps the last row block (`% M`, test_matmul.py's kernel); the loads are versioned on "no
+    block wraps". Read where it lies, the wrapping last row block of a 1000-row A ran 24 rows past A's end (unseen
+    where the memory after A was mapped, a SIGSEGV where it was not). Here A ends at unreadable pages."""
     code = _BEFORE_A_GUARD.format(tests=os.path.dirname(os.path.abspath(__file__)), dtype=dtype)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
