@@ -74,18 +74,6 @@ std::optional<StoreNest> matchStoreNest(LLVM::StoreOp store) {
   return nest;
 }
 
-/// Declares the cache's note function in `module` (once).
-func::FuncOp noteFunction(ModuleOp module) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(kNoteWrittenRange))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  Type i64 = b.getI64Type();
-  auto note = func::FuncOp::create(b, module.getLoc(), kNoteWrittenRange,
-                                   b.getFunctionType({i64, i64}, {}));
-  note.setPrivate();
-  return note;
-}
-
 } // namespace
 
 Operation *tile_reads::noteWrittenRange(LLVM::StoreOp store) {
@@ -103,21 +91,13 @@ Operation *tile_reads::noteWrittenRange(LLVM::StoreOp store) {
   Location loc = store.getLoc();
   OpBuilder b(at);
   Operation *before = at->getPrevNode();
-  auto eraseBuilt = [&] {
-    SmallVector<Operation *> built;
-    for (auto it = before ? std::next(before->getIterator()) : at->getBlock()->begin();
-         &*it != at; ++it)
-      built.push_back(&*it);
-    for (Operation *op : llvm::reverse(built))
-      op->erase();
-  };
 
   std::optional<AddressAtCorners> corners;
   if (nest->outer) {
     corners = addressAtCorners(b, loc, store.getAddr(), element, nest->outer, nest->outerCount,
                                nest->inner, nest->innerCount);
     if (!corners) {
-      eraseBuilt();
+      eraseBuiltBetween(before, at);
       return nullptr;
     }
   } else {
@@ -139,7 +119,10 @@ Operation *tile_reads::noteWrittenRange(LLVM::StoreOp store) {
   // Where an index computation may wrap, the nest may write anywhere.
   first = b.createOrFold<arith::SelectOp>(loc, corners->fits, first, i64Constant(b, loc, 0));
   end = b.createOrFold<arith::SelectOp>(loc, corners->fits, end, i64Constant(b, loc, -1));
-  return func::CallOp::create(b, loc, noteFunction(module), ValueRange{first, end});
+  Type i64 = b.getI64Type();
+  func::FuncOp note =
+      declareCacheFunction(module, kNoteWrittenRange, b.getFunctionType({i64, i64}, {}));
+  return func::CallOp::create(b, loc, note, ValueRange{first, end});
 }
 
 } // namespace tritium::cpu

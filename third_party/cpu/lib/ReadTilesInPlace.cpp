@@ -358,6 +358,25 @@ Value tile_reads::memrefAt(OpBuilder &b, Location loc, Value base, MemRefType ty
       .getResult(0);
 }
 
+func::FuncOp tile_reads::declareCacheFunction(ModuleOp module, StringRef name,
+                                              FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto function = func::FuncOp::create(b, module.getLoc(), name, type);
+  function.setPrivate();
+  return function;
+}
+
+void tile_reads::eraseBuiltBetween(Operation *before, Operation *at) {
+  Block *block = at->getBlock();
+  SmallVector<Operation *> built;
+  for (auto it = before ? std::next(before->getIterator()) : block->begin(); &*it != at; ++it)
+    built.push_back(&*it);
+  for (Operation *op : llvm::reverse(built))
+    op->erase();
+}
+
 bool tile_reads::isCacheCall(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);
   return call && (call.getCallee() == kCachedOperandTile || call.getCallee() == kNoteWrittenRange);
@@ -601,16 +620,12 @@ constexpr unsigned kLookupWindowOperand = 6;
 
 /// Declares the cache's lookup function in `module` (once).
 func::FuncOp cacheLookup(ModuleOp module) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(kCachedOperandTile))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  Builder b(module.getContext());
   auto pointer = LLVM::LLVMPointerType::get(module.getContext());
   Type i64 = b.getI64Type();
-  auto lookup = func::FuncOp::create(
-      b, module.getLoc(), kCachedOperandTile,
+  return declareCacheFunction(
+      module, kCachedOperandTile,
       b.getFunctionType({pointer, i64, i64, i64, i64, i64, i64, pointer}, {pointer}));
-  lookup.setPrivate();
-  return lookup;
 }
 
 /// Copies the whole tile `read` views into `destination` (a row-major buffer of the tile's
@@ -688,17 +703,6 @@ Value cachedCopy(OpBuilder &b, Location loc, const InPlaceRead &read, memref::Al
   }
   b.setInsertionPointAfter(choice);
   return choice.getResult(0);
-}
-
-/// Erases what was built before `filler` since `before` (its previous op then; null: none).
-void eraseBuiltBetween(Operation *before, Operation *filler) {
-  Block *block = filler->getBlock();
-  SmallVector<Operation *> built;
-  for (auto it = before ? std::next(before->getIterator()) : block->begin(); &*it != filler;
-       ++it)
-    built.push_back(&*it);
-  for (Operation *op : llvm::reverse(built))
-    op->erase();
 }
 
 /// An fp8 tile widened to bf16 as an operand of a matmul AMX tiles compute

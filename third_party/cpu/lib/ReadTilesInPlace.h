@@ -12,6 +12,7 @@
 #define TRITIUM_TARGET_CPU_LIB_READTILESINPLACE_H
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,6 +44,14 @@ mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 /// a memref descriptor, as the LLVM lowering of memrefs builds it.
 mlir::Value memrefAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                      mlir::MemRefType type, mlir::Value rowStride);
+
+/// The cache's runtime function `name` of `type`, declared in `module` once.
+mlir::func::FuncOp declareCacheFunction(mlir::ModuleOp module, llvm::StringRef name,
+                                        mlir::FunctionType type);
+
+/// Erases what was built before `at` (in its block) since `before` (the op before it then;
+/// null: the block's start): the checks of a read that turned out not to apply.
+void eraseBuiltBetween(mlir::Operation *before, mlir::Operation *at);
 
 /// Whether `op` calls the operand tile cache (a lookup, a note of written bytes): such calls
 /// write only the cache's own state.
