@@ -1,6 +1,7 @@
 """Matmul: tritium's tl.dot against torch (and numpy for fp32), per dtype, at one thread and at all cores.
 
-    python bench/bench_matmul.py            # square 512-2048 and skinny shapes, autotuned, 1 and all threads
+    python bench/bench_matmul.py            # square 512-2048, 1000^3, skinny shapes; autotuned, 1 and all threads
+    python bench/bench_matmul.py --shapes 1000x1000x1000,1088x1088x1088    # only these MxNxK
     python bench/bench_matmul.py --large    # adds 4096^3
     python bench/bench_matmul.py --quick    # 256^3 per dtype, one config, all cores (what CI runs)
     python bench/bench_matmul.py --layout nt    # B transposed (x @ w.t(), an nn.Linear weight); tn, tt
@@ -85,6 +86,7 @@ def measure(provider, dtype, autotune, threads, MxNxK, M, N, K):
 def main():
     parser = report.parser(__doc__, "256^3 only, one config, all cores")
     parser.add_argument("--large", action="store_true", help="add 4096^3")
+    parser.add_argument("--shapes", default="", help="comma-separated MxNxK: run these shapes only")
     parser.add_argument("--dtypes", default=",".join(DTYPES), help="comma-separated among " + ",".join(DTYPES))
     parser.add_argument("--layout", default="nn", choices=["nn", "nt", "tn", "tt"],
                         help="t: that operand a transposed view (B of x @ w.t(), a column-major A)")
@@ -102,7 +104,11 @@ def main():
         shapes = [(256, 256, 256)]
     else:
         shapes = [(s, s, s) for s in (512, 1024, 2048)] + [(4096, 4096, 4096)] * args.large
-        shapes += [(16, 4096, 4096), (64, 4096, 4096)]
+        # 1000^3: no block divides M, N or K, so the last row and column blocks wrap (`% M`) and the last
+        # K step is masked, as in most real shapes.
+        shapes += [(1000, 1000, 1000), (16, 4096, 4096), (64, 4096, 4096)]
+    if args.shapes:
+        shapes = [tuple(int(v) for v in shape.split("x")) for shape in args.shapes.split(",")]
     x_vals = [(f"{M}x{N}x{K}", M, N, K) for M, N, K in shapes]
     dtypes = [d for d in args.dtypes.split(",") if d]
     tables = []
