@@ -79,14 +79,15 @@ def test_every_program_runs_when_openmp_gives_fewer_threads_than_parts():
 
 
 @triton.jit
-def rendezvous_kernel(flags, seen, SPINS: tl.constexpr):
+def rendezvous_kernel(flags, seen, spins):
     # Each program raises its flag, then watches the other's for a fixed while: it sees it only if the two
     # programs run at the same time. The watch does not end early, so a program takes as long run alone as run
-    # beside the other (the caller's estimate of a program's time must not depend on how it was run).
+    # beside the other (the caller's estimate of a program's time must not depend on how it was run). `spins` is an
+    # argument: one compiled kernel runs tiny and long programs.
     pid = tl.program_id(0)
     tl.atomic_xchg(flags + pid, 1)
     found = 0
-    for _ in range(SPINS):
+    for _ in range(spins):
         found = tl.maximum(found, tl.atomic_add(flags + (1 - pid), 0))
     tl.store(seen + pid, found)
 
@@ -101,7 +102,7 @@ assert tritium.get_thread_pool() == {pool!r}, tritium.get_thread_pool()
 for launch in range(3):
     flags = torch.zeros(2, dtype=torch.int32)
     seen = torch.zeros(2, dtype=torch.int32)
-    rendezvous_kernel[(2, )](flags, seen, SPINS=2_000_000)
+    rendezvous_kernel[(2, )](flags, seen, 2_000_000)
     print(launch, seen.tolist())
 """
 
@@ -117,3 +118,36 @@ def test_a_grid_of_two_long_programs_runs_on_two_threads_at_once(pool):
     out = _run(code, TRITIUM_NUM_THREADS="2", TRITIUM_THREAD_POOL=pool)
     launches = out.stdout.split("\n")
     assert launches[1:3] == ["1 [1, 1]", "2 [1, 1]"], out.stdout
+
+
+TINY_THEN_LONG_PROGRAMS = """
+import sys
+sys.path.insert(0, {tests!r})
+import torch, tritium
+from test_thread_pools import rendezvous_kernel
+
+def launch(spins):
+    flags = torch.zeros(2, dtype=torch.int32)
+    seen = torch.zeros(2, dtype=torch.int32)
+    rendezvous_kernel[(2, )](flags, seen, spins)
+    return seen.tolist()
+
+for _ in range(5):
+    launch(3)  # far too short to share: the caller runs both programs, then trusts that for a few launches
+print([launch(2_000_001) for _ in range(12)])
+"""
+
+
+@pytest.mark.parametrize("pool", ["openmp", "tritium"])
+def test_programs_that_turn_long_are_shared_again_within_a_few_launches(pool):
+    """A grid found far too short to share runs on the caller without reading the clock for a few launches (the
+    probe cost tiny grids on two threads a fifth of their launch); when the same kernel's programs turn long, the
+    next probe sees it, and at most a few launches later the two programs run at once again."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs two cores")  # every CI host has two
+    code = TINY_THEN_LONG_PROGRAMS.format(tests=os.path.dirname(os.path.abspath(__file__)))
+    out = _run(code, TRITIUM_NUM_THREADS="2", TRITIUM_THREAD_POOL=pool)
+    launches = eval(out.stdout.strip().splitlines()[-1])
+    # Programs run one after the other see [0, 1]; run at once, [1, 1].
+    assert launches[0] == [0, 1], launches  # still trusted: run by the caller, one after the other
+    assert launches[-3:] == [[1, 1]] * 3, launches
