@@ -8,10 +8,13 @@
     python bench/bench_matmul.py --save-path DIR    # also a CSV table and a PNG plot per dtype and thread count
 
 GFLOP/s counts 2*M*N*K. The torch column is torch.mm in the same dtype (int8: torch._int_mm, int32
-results; fp8 (e5m2, e4m3) has none on the CPU: compare tritium's bf16 and fp32 rows); `ratio` is
+results; fp8 (e5m2, e4m3) and the OCP MX formats of `tl.dot_scaled` (mxfp8: e4m3, mxfp4: e2m1, each 32
+values along K with an e8m0 scale; shapes whose K is a multiple of 128) have none on the CPU: compare tritium's
+bf16 and fp32 rows); `ratio` is
 tritium / torch; `vs fp32` is tritium in that dtype / tritium's fp32 at the same shape and thread
 count. numpy (fp32 only) runs its BLAS with whatever threads that BLAS chooses. Results are checked
-before timing: fp32 against torch, bf16/fp16/fp8 against an fp32 product of the same inputs, int8
+before timing: fp32 against torch, bf16/fp16/fp8 against an fp32 product of the same inputs (MX: of the
+dequantized inputs), int8
 exactly.
 """
 
@@ -28,8 +31,12 @@ import report  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16, "int8": torch.int8,
-          "fp8e5": torch.float8_e5m2, "fp8e4nv": torch.float8_e4m3fn}
-FLOAT8 = {"fp8e5", "fp8e4nv"}  # torch has no CPU product of fp8 tensors: tritium alone, beside its bf16 and fp32
+          "fp8e5": torch.float8_e5m2, "fp8e4nv": torch.float8_e4m3fn, "mxfp8": None, "mxfp4": None}
+# tl.dot_scaled's OCP MX operands: e4m3 or e2m1 values with an e8m0 scale per 32 along K (K a multiple of 128).
+MICROSCALED = {"mxfp8": "e4m3", "mxfp4": "e2m1"}
+# torch has no CPU product of fp8 or MX tensors: tritium alone, beside its bf16 and fp32
+FLOAT8 = {"fp8e5", "fp8e4nv", *MICROSCALED}
+E2M1_VALUES = torch.tensor([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0])
 LAYOUT = "nn"  # A and B row-major ("n") or transposed views of row-major tensors ("t"), as in BLAS
 BLOCKS = {}  # (dtype, MxNxK) -> the tile shape tritium ran (autotuning picks it once per shape)
 
@@ -45,6 +52,32 @@ def operands(M, N, K, dtype):
     a = (torch.randn(K, M, generator=g).t() if LAYOUT[0] == "t" else torch.randn(M, K, generator=g)).to(dtype)
     b = (torch.randn(N, K, generator=g).t() if LAYOUT[1] == "t" else torch.randn(K, N, generator=g)).to(dtype)
     return a, b, torch.empty(M, N, dtype=torch.float32)
+
+
+def microscaled_operands(M, N, K, fmt):
+    """A [M, K] and B [K, N] in `fmt` (e2m1: two values a byte along K, low nibble first), scales near 2^0."""
+    g = torch.Generator().manual_seed(0)
+    if fmt == "e2m1":
+        a = torch.randint(0, 256, (M, K // 2), generator=g, dtype=torch.uint8)
+        b = torch.randint(0, 256, (K // 2, N), generator=g, dtype=torch.uint8)
+    else:
+        a = torch.randn(M, K, generator=g).to(torch.float8_e4m3fn)
+        b = torch.randn(K, N, generator=g).to(torch.float8_e4m3fn)
+    a_scale = torch.randint(120, 134, (M, K // 32), generator=g, dtype=torch.uint8)
+    b_scale = torch.randint(120, 134, (N, K // 32), generator=g, dtype=torch.uint8)
+    return a, a_scale, b, b_scale, torch.empty(M, N, dtype=torch.float32)
+
+
+def dequantized(x, scale, fmt, k_axis):
+    """The f32 values of an MX operand: decoded (e2m1 unpacked along `k_axis`), times 2^(scale - 127)."""
+    if fmt == "e2m1":
+        x = x.movedim(k_axis, -1)
+        nibbles = torch.stack([x & 0xF, x >> 4], dim=-1).reshape(*x.shape[:-1], -1)
+        x = E2M1_VALUES[nibbles.long()].movedim(-1, k_axis)
+    else:
+        x = x.float()
+    factors = torch.exp2(scale.float() - 127).repeat_interleave(32, dim=1)  # [rows or columns, K]
+    return x * (factors if k_axis == 1 else factors.t())
 
 
 def torch_product(a, b):
@@ -66,6 +99,14 @@ def gflops(M, N, K, seconds):
 
 @functools.lru_cache(maxsize=1)  # perf_report measures every line at one shape before the next shape
 def checked_operands(dtype, M, N, K, autotune):
+    if dtype in MICROSCALED:
+        fmt = MICROSCALED[dtype]
+        a, a_scale, b, b_scale, c = microscaled_operands(M, N, K, fmt)
+        config = matmul_kernels.scaled_matmul(a, a_scale, b, b_scale, c, fmt, autotune=autotune)
+        expected = dequantized(a, a_scale, fmt, 1) @ dequantized(b, b_scale, fmt, 0)
+        torch.testing.assert_close(c, expected, rtol=1e-4, atol=1e-3 * expected.abs().max().item())
+        BLOCKS[(dtype, f"{M}x{N}x{K}")] = "x".join(str(config[k]) for k in ("BLOCK_M", "BLOCK_N", "BLOCK_K"))
+        return (a, a_scale, b, b_scale, c, fmt)
     a, b, c = operands(M, N, K, DTYPES[dtype])
     config = matmul_kernels.matmul(a, b, c, autotune=autotune)
     check(c, a, b)
@@ -74,6 +115,13 @@ def checked_operands(dtype, M, N, K, autotune):
 
 
 def measure(provider, dtype, autotune, threads, MxNxK, M, N, K):
+    if dtype in MICROSCALED:
+        if K % 128 or LAYOUT != "nn":  # whole K steps of every config; row-major operands
+            BLOCKS[(dtype, MxNxK)] = "—"
+            return float("nan")
+        operands_and_format = checked_operands(dtype, M, N, K, autotune)
+        return gflops(M, N, K, median_seconds(
+            lambda: matmul_kernels.scaled_matmul(*operands_and_format, autotune=autotune)))
     a, b, c = checked_operands(dtype, M, N, K, autotune)
     if provider == "tritium":
         return gflops(M, N, K, median_seconds(lambda: matmul_kernels.matmul(a, b, c, autotune=autotune)))

@@ -17,17 +17,32 @@ DEFAULT_CONFIG = dict(BLOCK_M=128, BLOCK_N=64, BLOCK_K=64, GROUP_M=8)
 
 
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                  ACC_DTYPE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  GROUP_M: tl.constexpr):
+def grouped_block(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
+    """The (row, column) block of C of this program: programs grouped along M, GROUP_M row blocks a group, so that
+    neighbouring programs share panels of B."""
     pid = tl.program_id(0)
     programs_m = tl.cdiv(M, BLOCK_M)
     programs_n = tl.cdiv(N, BLOCK_N)
     programs_in_group = GROUP_M * programs_n
     first_m = (pid // programs_in_group) * GROUP_M
     group_rows = min(programs_m - first_m, GROUP_M)
-    pid_m = first_m + (pid % programs_in_group) % group_rows
-    pid_n = (pid % programs_in_group) // group_rows
+    return first_m + (pid % programs_in_group) % group_rows, (pid % programs_in_group) // group_rows
+
+
+@triton.jit
+def store_block(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """C's block (pid_m, pid_n) = acc, in C's element type, the rows and columns inside C."""
+    out_rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    out_cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + out_rows[:, None] * stride_cm + out_cols[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  ACC_DTYPE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+    pid_m, pid_n = grouped_block(M, N, BLOCK_M, BLOCK_N, GROUP_M)
 
     rows = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
     cols = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
@@ -41,14 +56,23 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
         acc = tl.dot(a, b, acc, out_dtype=ACC_DTYPE)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
-    out_rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    out_cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    c_ptrs = c_ptr + out_rows[:, None] * stride_cm + out_cols[None, :] * stride_cn
-    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
+    store_block(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)
 
 
 autotuned_matmul_kernel = triton.autotune(configs=CPU_CONFIGS, key=["M", "N", "K", "stride_am", "stride_bk"])(
     matmul_kernel)
+
+
+def launch_blocked(kernel, autotuned, M, N, args, autotune, **constants):
+    """A launch of a kernel over blocks of C [M, N]: autotuned over CPU_CONFIGS, or with DEFAULT_CONFIG; returns the
+    config that ran."""
+    if autotune:
+        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]), )  # noqa: E731
+        autotuned[grid](*args, **constants)
+        return autotuned.best_config.kwargs
+    grid = (triton.cdiv(M, DEFAULT_CONFIG["BLOCK_M"]) * triton.cdiv(N, DEFAULT_CONFIG["BLOCK_N"]), )
+    kernel[grid](*args, **constants, **DEFAULT_CONFIG)
+    return DEFAULT_CONFIG
 
 
 def matmul(a, b, c, autotune=False):
@@ -57,13 +81,7 @@ def matmul(a, b, c, autotune=False):
     N = b.shape[1]
     acc = tl.int32 if a.dtype.is_floating_point is False else tl.float32
     args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
-    if autotune:
-        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]), )  # noqa: E731
-        autotuned_matmul_kernel[grid](*args, ACC_DTYPE=acc)
-        return autotuned_matmul_kernel.best_config.kwargs
-    grid = (triton.cdiv(M, DEFAULT_CONFIG["BLOCK_M"]) * triton.cdiv(N, DEFAULT_CONFIG["BLOCK_N"]), )
-    matmul_kernel[grid](*args, ACC_DTYPE=acc, **DEFAULT_CONFIG)
-    return DEFAULT_CONFIG
+    return launch_blocked(matmul_kernel, autotuned_matmul_kernel, M, N, args, autotune, ACC_DTYPE=acc)
 
 
 @triton.jit
@@ -150,3 +168,44 @@ def persistent_descriptor_matmul(a, b, c, num_programs, blocks):
                                                               BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8)
     finally:
         _allocator.reset(token)
+
+
+@triton.jit
+def scaled_matmul_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                         FORMAT: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                         GROUP_M: tl.constexpr):
+    """The blocked matmul of microscaled operands (OCP MX): A [M, K] and B [K, N] in FORMAT (e2m1 two values a byte
+    along K, else one fp8 value a byte), each 32 values along K with an e8m0 scale byte (A's [M, K/32], B's
+    [N, K/32]); K a multiple of BLOCK_K."""
+    PACK: tl.constexpr = 2 if FORMAT == "e2m1" else 1
+    pid_m, pid_n = grouped_block(M, N, BLOCK_M, BLOCK_N, GROUP_M)
+
+    rows = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    cols = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    bytes_k = tl.arange(0, BLOCK_K // PACK)
+    scales_k = tl.arange(0, BLOCK_K // 32)
+    a_ptrs = a_ptr + rows[:, None] * stride_am + bytes_k[None, :]
+    b_ptrs = b_ptr + bytes_k[:, None] * stride_bk + cols[None, :]
+    a_scale_ptrs = a_scale_ptr + rows[:, None] * (K // 32) + scales_k[None, :]
+    b_scale_ptrs = b_scale_ptr + cols[:, None] * (K // 32) + scales_k[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K // BLOCK_K):
+        acc = tl.dot_scaled(tl.load(a_ptrs), tl.load(a_scale_ptrs), FORMAT, tl.load(b_ptrs), tl.load(b_scale_ptrs),
+                            FORMAT, acc)
+        a_ptrs += BLOCK_K // PACK
+        b_ptrs += (BLOCK_K // PACK) * stride_bk
+        a_scale_ptrs += BLOCK_K // 32
+        b_scale_ptrs += BLOCK_K // 32
+    store_block(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, 1, BLOCK_M, BLOCK_N)
+
+
+autotuned_scaled_matmul_kernel = triton.autotune(configs=CPU_CONFIGS, key=["M", "N", "K", "FORMAT"])(
+    scaled_matmul_kernel)
+
+
+def scaled_matmul(a, a_scale, b, b_scale, c, fmt, autotune=False):
+    """c = dequantized(a) @ dequantized(b) for OCP MX operands (see scaled_matmul_kernel); returns the config."""
+    M, N = c.shape
+    K = a_scale.shape[1] * 32
+    args = (a, a_scale, b, b_scale, c, M, N, K, a.stride(0), b.stride(0), c.stride(0))
+    return launch_blocked(scaled_matmul_kernel, autotuned_scaled_matmul_kernel, M, N, args, autotune, FORMAT=fmt)
