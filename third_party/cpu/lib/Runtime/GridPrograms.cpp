@@ -71,12 +71,14 @@ void runPrograms(const GridLaunch &grid, int64_t begin, int64_t end) {
 
 int64_t runUntilWorthSharing(const GridLaunch &grid, int64_t first, int64_t count) {
   ProgramTime &known = programTimeOf(grid.entry);
-  if (known.entry == grid.entry && known.each * (count - 1) > kWorthSharing)
-    return 0;
-  if (known.entry == grid.entry && known.count == count && known.trusted > 0) {
-    --known.trusted;
-    runPrograms(grid, first, first + count);
-    return count;
+  if (known.entry == grid.entry) {
+    if (known.each * (count - 1) > kWorthSharing)
+      return 0;
+    if (known.count == count && known.trusted > 0) {
+      --known.trusted;
+      runPrograms(grid, first, first + count);
+      return count;
+    }
   }
   // The clock is read after 1, 2, 4, 8, ... programs.
   int64_t started = 0;
