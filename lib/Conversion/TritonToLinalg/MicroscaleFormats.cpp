@@ -58,4 +58,12 @@ Value e2m1ElementAt(OpBuilder &b, Location loc, Value packed, ValueRange indices
   return decodeE2M1(b, loc, arith::SelectOp::create(b, loc, odd, high, bits));
 }
 
+Value e2m1NibbleAt(OpBuilder &b, Location loc, Value packed, ValueRange byteIndices, bool high) {
+  Value bits = arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                                      tensor::ExtractOp::create(b, loc, packed, byteIndices));
+  if (high)
+    bits = arith::ShRUIOp::create(b, loc, bits, arith::ConstantIntOp::create(b, loc, 4, 32));
+  return decodeE2M1(b, loc, bits);
+}
+
 } // namespace tritium

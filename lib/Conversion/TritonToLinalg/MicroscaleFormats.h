@@ -24,6 +24,12 @@ mlir::Value decodeE8M0(mlir::OpBuilder &b, mlir::Location loc, mlir::Value scale
 mlir::Value e2m1ElementAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed,
                           mlir::ValueRange indices, unsigned packedDim);
 
+/// The f32 value of the low (`high` false) or high nibble of the byte at `byteIndices` of a
+/// tensor of e2m1 pairs packed in i8: one parity of the logical elements, read without the
+/// division of their index.
+mlir::Value e2m1NibbleAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed,
+                         mlir::ValueRange byteIndices, bool high);
+
 } // namespace tritium
 
 #endif // TRITIUM_LIB_CONVERSION_TRITONTOLINALG_MICROSCALEFORMATS_H
