@@ -52,7 +52,8 @@ from tritium import inductor_benchmarking
 assert benchmarking._BENCHMARK_DISPATCH["cpu"] is not inductor_benchmarking.benchmark_briefly
 f = torch.compile(lambda x: x.sin().sum(1), options={"cpu_backend": "triton"})
 x = torch.randn(64, 1024)
-torch.testing.assert_close(f(x), x.sin().sum(1))
+# Sums of 1024 values in whichever order the autotuned configuration takes: f32 rounding apart.
+torch.testing.assert_close(f(x), x.sin().sum(1), rtol=1e-5, atol=1e-4)
 print(benchmarking._BENCHMARK_DISPATCH["cpu"] is inductor_benchmarking.benchmark_briefly)
 """
 
