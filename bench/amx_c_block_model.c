@@ -3,7 +3,9 @@
 // A read where it lies, B packed per column block), with variants of where the C block lives.
 // It measures what a change of the emitted code could gain before anyone builds it; it is not a
 // benchmark of tritium (bench_matmul.py is). Every line is measured in the same run, beside the
-// core's tdpbf16ps peak (a loop of products on tiles that stay in registers).
+// core's tdpbf16ps peak (a loop of products on tiles that stay in registers); the last two lines
+// run the same tile loop with its operands confined to L2 and to L1, to show what the loop's
+// tile loads cost from where its data lives.
 //
 //   gcc -O2 -mavx512f -mamx-tile -mamx-bf16 bench/amx_c_block_model.c -o /tmp/amx_model && /tmp/amx_model
 //
@@ -34,6 +36,8 @@ typedef enum {
   IN_THE_OUTPUT,    // C accumulated where it ends up; the first run from tilezero, no copy
   LAST_TO_OUTPUT,   // the first run from tilezero, the last one's tiles stored to the output
   TILE_LOOP_ONLY,   // no fill, no copy (wrong result): what the tile loop alone costs
+  L2_OPERANDS,      // the tile loop alone, A and B read within a K window of 256 (L2-resident)
+  L1_OPERANDS,      // the tile loop alone, every step reading the same A and B tiles (L1)
 } Variant;
 
 static const char *names[] = {"C buffer, zero fill + copy to the output (what tritium emits)",
@@ -41,7 +45,9 @@ static const char *names[] = {"C buffer, zero fill + copy to the output (what tr
                               "C buffer, zero fill + non-temporal copy",
                               "C accumulated in the output, first run from tilezero",
                               "first run from tilezero, last run stored to the output",
-                              "tile loop alone (no fill, no copy; an upper bound)"};
+                              "tile loop alone (no fill, no copy; an upper bound)",
+                              "tile loop alone, A and B within a K window of 256 (L2)",
+                              "tile loop alone, the same A and B tiles every step (L1)"};
 
 static double now(void) {
   struct timespec t;
@@ -73,9 +79,13 @@ static double run(Variant variant) {
                 _tile_loadd(2, t + 16 * cRow, cStride); _tile_loadd(3, t + 16 * cRow + 16, cStride);
               }
               for (int k = k0; k < k0 + RUN * STEP_K; k += STEP_K) {
-                const uint16_t *rowA = a + (size_t)(pm * BM + m) * S + k;
+                // Where the operands come from: the whole K (the emitted loop), a window of K that
+                // stays in L2, or one step's tiles that stay in L1.
+                int kk = variant == L2_OPERANDS ? k % 256 : variant == L1_OPERANDS ? 0 : k;
+                int mm = variant == L1_OPERANDS ? 0 : m, nn = variant == L1_OPERANDS ? 0 : n;
+                const uint16_t *rowA = a + (size_t)(pm * BM + mm) * S + kk;
                 _tile_loadd(4, rowA, S * 2); _tile_loadd(5, rowA + 16 * S, S * 2);
-                const uint16_t *rowB = packedB + (size_t)pn * S * BN + (size_t)(k / 2) * BN * 2 + n * 2;
+                const uint16_t *rowB = packedB + (size_t)pn * S * BN + (size_t)(kk / 2) * BN * 2 + nn * 2;
                 _tile_loadd(6, rowB, BN * 4); _tile_loadd(7, rowB + 32, BN * 4);
                 _tile_dpbf16ps(0, 4, 6); _tile_dpbf16ps(1, 4, 7);
                 _tile_dpbf16ps(2, 5, 6); _tile_dpbf16ps(3, 5, 7);
@@ -134,7 +144,7 @@ int main(void) {
   memset(out, 0, (size_t)S * S * sizeof(float));
   printf("tdpbf16ps peak of this core: %.0f GFLOP/s\n", peak());
   for (int round = 0; round < 2; ++round)
-    for (Variant v = CURRENT; v <= TILE_LOOP_ONLY; ++v)
+    for (Variant v = CURRENT; v <= L1_OPERANDS; ++v)
       printf("%-62s %6.0f GFLOP/s\n", names[v], run(v));
   _tile_release();
   return 0;
