@@ -136,6 +136,7 @@ Value scaledOperandAsF32(OpBuilder &b, Location loc, Value value, Value factors,
   return generic.getResult(0);
 }
 
+/// acc + lhs @ rhs: linalg.matmul, or linalg.batch_matmul for 3-D operands.
 Value matmulInto(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
   if (cast<RankedTensorType>(acc.getType()).getRank() == 2)
     return linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, ValueRange{acc}).getResult(0);
