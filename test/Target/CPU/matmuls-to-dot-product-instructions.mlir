@@ -65,3 +65,95 @@ func.func @left_alone(%a: tensor<8x8xbf16>, %b: tensor<8x24xbf16>, %c: tensor<8x
   %3 = linalg.matmul ins(%j, %k : tensor<8x8xf32>, tensor<8x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %0, %1, %2, %3 : tensor<8x24xf32>, tensor<8x16xf32>, tensor<4x16xi32>, tensor<8x16xf32>
 }
+
+// -----
+
+// Two int8 products accumulating into one another: one loop nest whose C blocks sum both
+// products' K steps (two K loops) between one load and one store; one correction, the sum of
+// both products'.
+// CHECK-LABEL: func.func @int8_chain
+// CHECK: %[[CORR0:.+]] = linalg.generic {{.+}} iterator_types = ["reduction", "parallel"]
+// CHECK: %[[CORR1:.+]] = linalg.generic {{.+}} iterator_types = ["reduction", "parallel"]
+// CHECK: %[[CORR:.+]] = arith.addi %[[CORR0]], %[[CORR1]] : tensor<16xi32>
+// CHECK: vector.transfer_read %[[CORR]]
+// CHECK: vector.transfer_read %arg4
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.transfer_write
+// CHECK-NOT: scf.for
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @int8_chain(%a: tensor<4x8xi8>, %b: tensor<8x16xi8>, %x: tensor<4x16xi8>, %y: tensor<16x16xi8>, %c: tensor<4x16xi32>) -> tensor<4x16xi32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x16xi8>) outs(%c : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %1 = linalg.matmul ins(%x, %y : tensor<4x16xi8>, tensor<16x16xi8>) outs(%0 : tensor<4x16xi32>) -> tensor<4x16xi32>
+  return %1 : tensor<4x16xi32>
+}
+
+// -----
+
+// A kernel's K loop whose int8 product sums 16 K groups (BLOCK_K = 64) is unrolled by 4 into a
+// chain of 64 groups per C round trip; the remaining iterations run one product at a time.
+// CHECK-LABEL: func.func @int8_k_loop
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c4 iter_args
+// CHECK-COUNT-4: scf.for %{{.+}} = %c0 to %c16 step %c1
+// CHECK-NOT: linalg.matmul
+// CHECK: scf.yield
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args
+// CHECK: scf.for %{{.+}} = %c0 to %c16 step %c1
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @int8_k_loop(%as: tensor<8x64xi8>, %bs: tensor<64x16xi8>, %n: index) -> tensor<8x16xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0> : tensor<8x16xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<8x16xi32>) {
+    %d = linalg.matmul ins(%as, %bs : tensor<8x64xi8>, tensor<64x16xi8>) outs(%acc : tensor<8x16xi32>) -> tensor<8x16xi32>
+    scf.yield %d : tensor<8x16xi32>
+  }
+  return %r : tensor<8x16xi32>
+}
+
+// -----
+
+// bf16 keeps one product a C round trip: its K loop is not unrolled.
+// CHECK-LABEL: func.func @bf16_k_loop
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args
+// CHECK-COUNT-1: scf.for %{{.+}} = %c0 to %c32 step %c1
+// CHECK-NOT: scf.for %{{.+}} = %c0 to %c32 step %c1
+// CHECK: return
+func.func @bf16_k_loop(%as: tensor<8x64xbf16>, %bs: tensor<64x16xbf16>, %n: index) -> tensor<8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<8x16xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<8x16xf32>) {
+    %d = linalg.matmul ins(%as, %bs : tensor<8x64xbf16>, tensor<64x16xbf16>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+    scf.yield %d : tensor<8x16xf32>
+  }
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// A B tile tritium-cpu-read-tiles-in-place read packed ([K/g, N, g], handed over through the
+// marked generic) is read as it is: rows of its collapsed [K/g, N*g] form, no second pack; the
+// int8 correction sums the packed tile.
+// CHECK-LABEL: func.func @b_read_packed
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2]] : tensor<2x16x4xi8> into tensor<2x64xi8>
+// CHECK: linalg.generic {{.+}} iterator_types = ["reduction", "parallel", "reduction"]{{.+}} ins(%arg1 : tensor<2x16x4xi8>)
+// CHECK: scf.for
+// CHECK:   vector.transfer_read %[[ROWS]]{{.+}} : tensor<2x64xi8>, vector<64xi8>
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NOT: tritium.unpacked_amx_tile
+#packed_at = affine_map<(d0, d1) -> (d0 floordiv 4, d1, d0 mod 4)>
+#identity = affine_map<(d0, d1) -> (d0, d1)>
+func.func @b_read_packed(%a: tensor<4x8xi8>, %packed: tensor<2x16x4xi8>, %c: tensor<4x16xi32>) -> tensor<4x16xi32> {
+  %empty = tensor.empty() : tensor<8x16xi8>
+  %b = linalg.generic {indexing_maps = [#packed_at, #identity], iterator_types = ["parallel", "parallel"]} ins(%packed : tensor<2x16x4xi8>) outs(%empty : tensor<8x16xi8>) attrs = {tritium.unpacked_amx_tile} {
+  ^bb0(%in: i8, %out: i8):
+    linalg.yield %in : i8
+  } -> tensor<8x16xi8>
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x16xi8>) outs(%c : tensor<4x16xi32>) -> tensor<4x16xi32>
+  return %0 : tensor<4x16xi32>
+}

@@ -6,7 +6,9 @@
 // elements a lane sums sit next to each other in both operands:
 //
 //   - B is packed once per matmul into [K/g, N] 32-bit words, word (kk, n) holding
-//     B[g*kk .. g*kk+g-1, n] (g = 2 for bf16, 4 for int8), so a row of words is one operand;
+//     B[g*kk .. g*kk+g-1, n] (g = 2 for bf16, 4 for int8), so a row of words is one operand
+//     (a B tile tritium-cpu-read-tiles-in-place read packed, [K/g, N, g], is read as it is:
+//     the programs of a column of C share one pack a launch);
 //   - A is packed likewise along its rows, so word (m, kk) broadcast to every lane is the other;
 //   - the C block (mr rows x nr columns) stays in registers across K, one instruction per
 //     (row, 16 columns) per K group.
@@ -17,19 +19,28 @@
 // treats bf16 subnormals as zero and rounds each addition to nearest-even in f32: within the
 // summation bounds of an f32 accumulation.
 //
+// Matmuls that accumulate into one another (`acc = tl.dot(a1, b1, acc); acc = tl.dot(a2, b2,
+// acc)`, which nothing else reads in between) form a chain, computed as one loop nest: each C
+// block sums every product's K steps between one load and one store. A kernel's K loop whose
+// int8 product sums fewer K groups than kInt8's round trip asks for is unrolled first, so
+// that its iterations' products form such a chain.
+//
 // The host's features decide whether this runs (see the pipeline); matmuls it does not take
 // are widened to f32 by tritium-cpu-widen-matmul-operands.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMXMatmuls.h"
+#include "DotProductMatmuls.h"
 #include "KGroupWords.h"
+#include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -48,13 +59,23 @@ constexpr int64_t kLanes = 16;
 
 /// What differs between the bf16 and the int8 instruction.
 struct DotProductKind {
-  int64_t group;         // K elements per 32-bit word
-  StringRef intrinsic;   // the LLVM intrinsic
-  bool biasLhs;          // vpdpbusd: A unsigned (biased by 128), B signed
+  int64_t group;            // K elements per 32-bit word
+  int64_t roundTripKGroups; // K groups a C block should sum between its load and its store
+  StringRef intrinsic;      // the LLVM intrinsic
+  bool biasLhs;             // vpdpbusd: A unsigned (biased by 128), B signed
 };
 
-const DotProductKind kBF16 = {2, "llvm.x86.avx512bf16.dpbf16ps.512", false};
-const DotProductKind kInt8 = {4, "llvm.x86.avx512.vpdpbusd.512", true};
+// A kernel's `acc = tl.dot(a, b, acc)` over BLOCK_K = 64 int8 gives each C block 16 K groups
+// per round trip through memory, and the C tile (128 KB at 256x128) streams through L2 at
+// every iteration of the kernel's K loop. A C model of the 8x32 vpdpbusd block loop on a Zen 5
+// core, C 256x128 in memory: 16 groups a round trip ~680 GOP/s (tritium's rate), 64 ~780-800,
+// 128 ~880, the core's peak ~950. tritium, 2048^3 at 256x128x64, one thread: 16 groups
+// 694-706 GOP/s, 64 730, 128 702-724; at 128x128x64 64 and 128 both ahead of 16 (noisy). bf16
+// gained nothing from longer runs (BLOCK_K = 32 and 64 at 64 groups within the noise, at 128
+// groups 10-15% slower: the chain's packed operands outgrow L1), so it keeps one product a
+// round trip.
+const DotProductKind kBF16 = {2, 0, "llvm.x86.avx512bf16.dpbf16ps.512", false};
+const DotProductKind kInt8 = {4, 64, "llvm.x86.avx512.vpdpbusd.512", true};
 
 struct MatmulShape {
   int64_t m, n, k, mr, nr;
@@ -79,26 +100,38 @@ std::optional<MatmulShape> shapeOf(linalg::MatmulOp op, const DotProductKind &ki
 }
 
 const DotProductKind *kindOf(linalg::MatmulOp op, bool bf16, bool int8) {
-  if (op.hasUserDefinedMaps() || !op.hasPureTensorSemantics())
-    return nullptr;
-  Type a = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
-  Type b = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
-  Type c = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  if (bf16 && a.isBF16() && b.isBF16() && c.isF32())
+  switch (dotProductKGroup(op, bf16, int8)) {
+  case 2:
     return &kBF16;
-  if (int8 && a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&
-      op.getCast() == linalg::TypeFn::cast_signed)
+  case 4:
     return &kInt8;
-  return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+/// The packed [K/g, N, g] tile `rhs` unpacks (the marked generic through which
+/// tritium-cpu-read-tiles-in-place hands a B tile it read packed to the matmul), or null.
+Value packedTileOf(Value rhs, int64_t group) {
+  auto unpack = rhs.getDefiningOp<linalg::GenericOp>();
+  if (!unpack || !unpack->hasAttr(kUnpackedAMXTileAttrName) || unpack.getNumDpsInputs() != 1)
+    return nullptr;
+  Value packed = unpack.getDpsInputs()[0];
+  auto type = dyn_cast<RankedTensorType>(packed.getType());
+  if (!type || type.getRank() != 3 || type.getDimSize(2) != group)
+    return nullptr;
+  return packed;
 }
 
 Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// 128 * sum over K of B[k, n] for every column n, as int32: what biasing A by 128 adds.
+/// 128 * sum over K of B[k, n] for every column n, as int32: what biasing A by 128 adds. `rhs`
+/// is B [K, N], or B packed [K/g, N, g].
 Value biasCorrection(OpBuilder &b, Location loc, Value rhs) {
   auto type = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = type.getRank();
   int64_t cols = type.getDimSize(1);
   Type i32 = b.getI32Type();
   Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
@@ -107,12 +140,13 @@ Value biasCorrection(OpBuilder &b, Location loc, Value rhs) {
                                           .getResult())
                    .getResult(0);
   MLIRContext *ctx = b.getContext();
-  AffineMap full = AffineMap::getMultiDimIdentityMap(2, ctx);
-  AffineMap column = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  AffineMap full = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap column = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::reduction);
+  iterators[1] = utils::IteratorType::parallel;
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{rhs}, ValueRange{init},
-      ArrayRef<AffineMap>{full, column},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction, utils::IteratorType::parallel},
+      ArrayRef<AffineMap>{full, column}, iterators,
       [&](OpBuilder &b, Location loc, ValueRange args) {
         Value wide = arith::ExtSIOp::create(b, loc, i32, args[0]);
         Value scaled = arith::ShLIOp::create(b, loc, wide,
@@ -122,15 +156,48 @@ Value biasCorrection(OpBuilder &b, Location loc, Value rhs) {
   return generic.getResult(0);
 }
 
-/// The matmul as loops over (mr x nr) blocks of C, each summed over K/g steps in registers.
-Value emitDotProductMatmul(OpBuilder &b, linalg::MatmulOp op, const DotProductKind &kind,
-                           const MatmulShape &shape) {
-  Location loc = op.getLoc();
-  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1], init = op.getDpsInits()[0];
-  Value packedLhs = packAlongK(b, loc, lhs, kind.group, /*alongRows=*/true,
-                               kind.biasLhs ? 0x80808080u : 0u);
-  Value packedRhs = packAlongK(b, loc, rhs, kind.group, /*alongRows=*/false, 0);
-  Value correction = kind.biasLhs ? biasCorrection(b, loc, rhs) : Value();
+/// One product's operands as the register blocks read them: A packed into words, B packed
+/// into words (or the rows of the cached packed tile), and for vpdpbusd the correction its
+/// biased A needs.
+struct PackedProduct {
+  Value packedLhs, packedRhs, packedRows, correction;
+  int64_t kGroups;
+};
+
+PackedProduct packProduct(OpBuilder &b, Location loc, linalg::MatmulOp op,
+                          const DotProductKind &kind) {
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  PackedProduct product;
+  product.kGroups = cast<RankedTensorType>(lhs.getType()).getDimSize(1) / kind.group;
+  product.packedLhs = packAlongK(b, loc, lhs, kind.group, /*alongRows=*/true,
+                                 kind.biasLhs ? 0x80808080u : 0u);
+  Value packedTile = packedTileOf(rhs, kind.group);
+  if (packedTile)
+    product.packedRows = tensor::CollapseShapeOp::create(
+        b, loc, packedTile, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  else
+    product.packedRhs = packAlongK(b, loc, rhs, kind.group, /*alongRows=*/false, 0);
+  // From the packed tile where there is one: B itself would be unpacked for it.
+  if (kind.biasLhs)
+    product.correction = biasCorrection(b, loc, packedTile ? packedTile : rhs);
+  return product;
+}
+
+/// The chain of matmuls (each accumulating into the previous one's result, the first into
+/// `chain[0]`'s init) as loops over (mr x nr) blocks of C, each summed over every product's
+/// K/g steps in registers between one load and one store of the block.
+Value emitDotProductMatmuls(OpBuilder &b, ArrayRef<linalg::MatmulOp> chain,
+                            const DotProductKind &kind, const MatmulShape &shape) {
+  Location loc = chain.back()->getLoc();
+  Value init = chain.front()->getOperand(2); // the first product's C
+  SmallVector<PackedProduct> products;
+  for (linalg::MatmulOp op : chain)
+    products.push_back(packProduct(b, loc, op, kind));
+  // One correction for the whole chain: the sum of the products'.
+  Value correction = products.front().correction;
+  for (const PackedProduct &product : ArrayRef(products).drop_front())
+    if (correction)
+      correction = arith::AddIOp::create(b, loc, correction, product.correction);
 
   Type accElement = getElementTypeOrSelf(init.getType());
   Type i32 = b.getI32Type();
@@ -138,6 +205,7 @@ Value emitDotProductMatmul(OpBuilder &b, linalg::MatmulOp op, const DotProductKi
   auto wordVector = VectorType::get({kLanes}, i32);
   Type operandElement = kind.group == 2 ? Type(b.getBF16Type()) : Type(b.getIntegerType(8));
   auto operandVector = VectorType::get({kLanes * kind.group}, operandElement);
+  Value operandPad = arith::ConstantOp::create(b, loc, b.getZeroAttr(operandElement));
   StringAttr intrinsic = b.getStringAttr(kind.intrinsic);
   int64_t columnVectors = shape.nr / kLanes;
   Value c0 = index(b, loc, 0);
@@ -172,20 +240,29 @@ Value emitDotProductMatmul(OpBuilder &b, linalg::MatmulOp op, const DotProductKi
                     acc = arith::SubIOp::create(b, loc, acc, biases[j]);
                   accs.push_back(acc);
                 }
+              SmallVector<Value> sumsSoFar = accs;
+              for (const PackedProduct &product : products) {
               auto kLoop = scf::ForOp::create(
-                  b, loc, c0, index(b, loc, shape.k / kind.group), index(b, loc, 1), accs,
+                  b, loc, c0, index(b, loc, product.kGroups), index(b, loc, 1), sumsSoFar,
                   [&](OpBuilder &b, Location loc, Value kk, ValueRange sums) {
                     SmallVector<Value> columns;
                     for (int64_t j = 0; j < columnVectors; ++j) {
+                      if (product.packedRows) {
+                        Value at = arith::MulIOp::create(b, loc, colAt(j), index(b, loc, kind.group));
+                        columns.push_back(vector::TransferReadOp::create(
+                            b, loc, operandVector, product.packedRows, ValueRange{kk, at}, operandPad,
+                            inBounds));
+                        continue;
+                      }
                       Value words = vector::TransferReadOp::create(
-                          b, loc, wordVector, packedRhs, ValueRange{kk, colAt(j)}, wordPad,
+                          b, loc, wordVector, product.packedRhs, ValueRange{kk, colAt(j)}, wordPad,
                           inBounds);
                       columns.push_back(vector::BitCastOp::create(b, loc, operandVector, words));
                     }
                     SmallVector<Value> next;
                     for (int64_t i = 0; i < shape.mr; ++i) {
                       Value word =
-                          tensor::ExtractOp::create(b, loc, packedLhs, ValueRange{rowAt(i), kk});
+                          tensor::ExtractOp::create(b, loc, product.packedLhs, ValueRange{rowAt(i), kk});
                       Value splat = vector::BroadcastOp::create(b, loc, wordVector, word);
                       Value row = vector::BitCastOp::create(b, loc, operandVector, splat);
                       for (int64_t j = 0; j < columnVectors; ++j)
@@ -196,10 +273,12 @@ Value emitDotProductMatmul(OpBuilder &b, linalg::MatmulOp op, const DotProductKi
                     }
                     scf::YieldOp::create(b, loc, next);
                   });
+              sumsSoFar.assign(kLoop.getResults().begin(), kLoop.getResults().end());
+              }
               for (int64_t i = 0; i < shape.mr; ++i)
                 for (int64_t j = 0; j < columnVectors; ++j)
                   block = vector::TransferWriteOp::create(b, loc,
-                                                          kLoop.getResult(i * columnVectors + j),
+                                                          sumsSoFar[i * columnVectors + j],
                                                           block, ValueRange{rowAt(i), colAt(j)},
                                                           inBounds)
                               .getResult();
@@ -210,26 +289,113 @@ Value emitDotProductMatmul(OpBuilder &b, linalg::MatmulOp op, const DotProductKi
   return rowLoop.getResult(0);
 }
 
+struct DotProductMatmul {
+  const DotProductKind *kind;
+  MatmulShape shape;
+};
+
+/// `op` as the dot-product instructions compute it, or nothing.
+std::optional<DotProductMatmul> dotProductMatmul(linalg::MatmulOp op, bool bf16, bool int8,
+                                                 bool amxBF16, bool amxInt8) {
+  if (isAMXMatmul(op, amxBF16, amxInt8))
+    return std::nullopt; // AMX tiles take it after fusion
+  const DotProductKind *kind = kindOf(op, bf16, int8);
+  if (!kind)
+    return std::nullopt;
+  std::optional<MatmulShape> shape = shapeOf(op, *kind);
+  if (!shape)
+    return std::nullopt;
+  return DotProductMatmul{kind, *shape};
+}
+
+/// Whether `op` updates an iter_arg of the loop it is in (its init is the iter_arg, its result
+/// is yielded there and nothing else reads either): a kernel's `acc = tl.dot(a, b, acc)`.
+bool accumulatesIterArg(linalg::MatmulOp op) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop)
+    return false;
+  auto acc = dyn_cast<BlockArgument>(op.getDpsInits()[0]);
+  if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 || !acc.hasOneUse() ||
+      !op->getResult(0).hasOneUse())
+    return false;
+  return loop.getBody()->getTerminator()->getOperand(acc.getArgNumber() - 1) == op->getResult(0);
+}
+
 struct MatmulsToDotProductInstructionsPass
     : impl::MatmulsToDotProductInstructionsBase<MatmulsToDotProductInstructionsPass> {
   using Base::Base;
+
+  std::optional<DotProductMatmul> taken(linalg::MatmulOp op) {
+    return dotProductMatmul(op, avx512BF16, avx512VNNI, amxBF16, amxInt8);
+  }
+
+  /// Unrolls the loops whose `acc = tl.dot(a, b, acc)` sums fewer K groups than its kind's
+  /// round trip asks for, so that the unrolled iterations' products form one chain.
+  void unrollShortKLoops() {
+    llvm::MapVector<scf::ForOp, int64_t> factors;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      std::optional<DotProductMatmul> matmul = taken(op);
+      if (!matmul || !accumulatesIterArg(op))
+        return;
+      int64_t groups = matmul->shape.k / matmul->kind->group;
+      int64_t target = matmul->kind->roundTripKGroups;
+      if (groups >= target)
+        return;
+      auto loop = cast<scf::ForOp>(op->getParentOp());
+      auto [it, inserted] = factors.try_emplace(loop, target / groups);
+      it->second = std::min(it->second, target / groups);
+    });
+    bool unrolled = false;
+    for (auto [loop, factor] : factors) {
+      if (std::optional<APInt> trips = loop.getStaticTripCount())
+        factor = std::min<int64_t>(factor, trips->getSExtValue());
+      if (factor < 2)
+        continue;
+      unrolled |= succeeded(loopUnrollByFactor(loop, factor));
+    }
+    // The unrolled iterations' tiles are read after all their lookups.
+    if (unrolled)
+      tile_reads::boundLookupWindows(getOperation());
+  }
+
   void runOnOperation() override {
     if (!avx512BF16 && !avx512VNNI)
       return;
+    unrollShortKLoops();
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    // Chains: each matmul accumulating into the previous one's result, which nothing else
+    // reads. A chain is emitted from its last matmul.
+    auto previousInChain = [&](linalg::MatmulOp op, const DotProductMatmul &matmul) {
+      auto previous = op.getDpsInits()[0].getDefiningOp<linalg::MatmulOp>();
+      if (!previous || previous->getBlock() != op->getBlock() ||
+          !previous->getResult(0).hasOneUse())
+        return linalg::MatmulOp();
+      std::optional<DotProductMatmul> other = taken(previous);
+      if (!other || other->kind != matmul.kind || other->shape.mr != matmul.shape.mr ||
+          other->shape.nr != matmul.shape.nr)
+        return linalg::MatmulOp();
+      return previous;
+    };
+    llvm::DenseSet<Operation *> inChains;
     IRRewriter rewriter(&getContext());
-    for (linalg::MatmulOp op : matmuls) {
-      if (isAMXMatmul(op, amxBF16, amxInt8))
-        continue; // AMX tiles take it after fusion
-      const DotProductKind *kind = kindOf(op, avx512BF16, avx512VNNI);
-      if (!kind)
+    for (linalg::MatmulOp op : llvm::reverse(matmuls)) {
+      if (inChains.contains(op))
         continue;
-      std::optional<MatmulShape> shape = shapeOf(op, *kind);
-      if (!shape)
+      std::optional<DotProductMatmul> matmul = taken(op);
+      if (!matmul)
         continue;
+      SmallVector<linalg::MatmulOp> chain = {op};
+      while (linalg::MatmulOp previous = previousInChain(chain.back(), *matmul))
+        chain.push_back(previous);
+      std::reverse(chain.begin(), chain.end());
+      for (linalg::MatmulOp member : chain)
+        inChains.insert(member);
       rewriter.setInsertionPoint(op);
-      rewriter.replaceOp(op, emitDotProductMatmul(rewriter, op, *kind, *shape));
+      Value result = emitDotProductMatmuls(rewriter, chain, *matmul->kind, matmul->shape);
+      rewriter.replaceOp(op, result);
+      for (linalg::MatmulOp member : llvm::reverse(ArrayRef(chain).drop_back()))
+        rewriter.eraseOp(member);
     }
   }
 };

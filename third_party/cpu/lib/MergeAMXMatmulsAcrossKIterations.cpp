@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMXTileGeneric.h"
+#include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -100,6 +101,7 @@ struct MergeAMXMatmulsAcrossKIterationsPass
       it->second.first = std::min(it->second.first, kTargetSteps / steps);
       it->second.second.push_back(*position);
     });
+    bool unrolledAny = false;
     for (auto &[loop, plan] : loops) {
       auto &[factor, positions] = plan;
       if (std::optional<APInt> trips = loop.getStaticTripCount())
@@ -109,9 +111,13 @@ struct MergeAMXMatmulsAcrossKIterationsPass
       FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, factor);
       if (failed(unrolled) || !unrolled->mainLoopOp)
         continue;
+      unrolledAny = true;
       for (unsigned position : positions)
         mergeChain(*unrolled->mainLoopOp, position);
     }
+    // The merged generic reads the tiles of all unrolled iterations after all their lookups.
+    if (unrolledAny)
+      tile_reads::boundLookupWindows(getOperation());
   }
 };
 

@@ -37,6 +37,8 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, const LinalgToLLVMOptions &opt
   ReadTilesInPlaceOptions readInPlace;
   readInPlace.amxBF16 = amxBF16;
   readInPlace.amxInt8 = amxInt8;
+  readInPlace.dotProductBF16 = host.lookup("avx512bf16");
+  readInPlace.dotProductInt8 = host.lookup("avx512vnni");
   pm.addPass(createReadTilesInPlace(readInPlace));
   // Masked tile loops: the iterations inside the mask's bound without the test.
   pm.addNestedPass<func::FuncOp>(createSplitLoopsAtMaskBounds());

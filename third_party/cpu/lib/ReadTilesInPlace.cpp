@@ -37,7 +37,7 @@
 // consumer follows it in its block), unless a loop that looks tiles up may run in between.
 //
 // On a host whose AMX tiles will compute the matmul, B is read packed for the tile loads
-// (ReadTilesPackedForAMX.cpp).
+// (ReadTilesPackedForAMX.cpp); so is B of a matmul `vdpbf16ps` or `vpdpbusd` will compute.
 //
 // The buffer's fill is a loop nest over the tile (perhaps one branch of an `scf.if`, the
 // other handling a `%` wrap) whose address is a linear function of the two induction
@@ -754,7 +754,7 @@ void readWidenedFloat8Tile(OpOperand &use, arith::ExtFOp widening, TileUse role,
 /// place (rows far apart, or column-major) is read from the thread's cached copy when its
 /// kernel allows (`CachedCopyPermission`) and it is large enough to be worth a lookup.
 void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermission,
-                 bool amxBF16, bool amxInt8) {
+                 bool amxBF16, bool amxInt8, bool dotProductBF16, bool dotProductInt8) {
   Operation *consumer = use.getOwner();
   if (auto widening = use.get().getDefiningOp<arith::ExtFOp>())
     return readWidenedFloat8Tile(use, widening, role, cachePermission, amxBF16);
@@ -773,10 +773,14 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   bool wide = isa<Float32Type, Float64Type>(type.getElementType());
   bool half = isa<BFloat16Type, Float16Type>(type.getElementType());
   // B of a matmul AMX tiles compute (bf16 or int8) is cached packed: the copy is the pack.
+  // So is B of a matmul vdpbf16ps or vpdpbusd computes, whose words of K neighbours are the
+  // same layout (MatmulsToDotProductInstructions.cpp).
   int64_t packGroup =
-      role == TileUse::MatmulRhs         ? amxPackGroup(consumer, amxBF16, amxInt8)
-      : role == TileUse::TransposeInput ? amxPackGroupOfTransposedB(consumer, amxBF16, amxInt8)
-                                         : 0;
+      role == TileUse::MatmulRhs
+          ? packGroupOfB(consumer, amxBF16, amxInt8, dotProductBF16, dotProductInt8)
+      : role == TileUse::TransposeInput
+          ? packGroupOfTransposedB(consumer, amxBF16, amxInt8, dotProductBF16, dotProductInt8)
+          : 0;
   // A of an int8 matmul AMX tiles compute: the tile loads read its rows where they lie like a
   // bf16 A's, instead of the copy each program filled (one thread, 1024^3 ~1250 -> ~1435
   // GOP/s, 2048^3 ~1170 -> ~1525).
@@ -868,6 +872,8 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   tile->erase();
 }
 
+} // namespace
+
 /// How many lookups after its own a lookup's copy may still be read (OperandTileCache.h's
 /// `window`): its consumer is in the block of the filler, after it, so at most every other
 /// lookup of the function once, unless a loop holding a lookup may run in between. Else, or
@@ -901,11 +907,10 @@ int64_t lookupWindow(FunctionOpInterface function) {
   return lookups.empty() ? kWholeProgram : int64_t(lookups.size()) + 1;
 }
 
-/// Gives every lookup of `function` the window its lookups allow.
-void boundLookupWindows(FunctionOpInterface function) {
+void tile_reads::boundLookupWindows(FunctionOpInterface function) {
+  // Set even when it is kWholeProgram, which lookups are built with: a second call may find
+  // fewer bounds than the first did.
   int64_t window = lookupWindow(function);
-  if (window == kWholeProgram)
-    return;
   function->walk([&](func::CallOp lookup) {
     if (!isCacheLookup(lookup))
       return;
@@ -913,6 +918,8 @@ void boundLookupWindows(FunctionOpInterface function) {
     lookup->setOperand(kLookupWindowOperand, i64Constant(b, lookup.getLoc(), window));
   });
 }
+
+namespace {
 
 struct ReadTilesInPlacePass : impl::ReadTilesInPlaceBase<ReadTilesInPlacePass> {
   using Base::Base;
@@ -928,7 +935,7 @@ struct ReadTilesInPlacePass : impl::ReadTilesInPlaceBase<ReadTilesInPlacePass> {
     });
     CachedCopyPermission cachePermission;
     for (auto [use, role] : uses)
-      readInPlace(*use, role, cachePermission, amxBF16, amxInt8);
+      readInPlace(*use, role, cachePermission, amxBF16, amxInt8, dotProductBF16, dotProductInt8);
     cachePermission.dropUnusedNotes();
     getOperation()->walk([](FunctionOpInterface function) { boundLookupWindows(function); });
   }

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace tritium::cpu::tile_reads {
 
@@ -107,13 +108,25 @@ CacheLookup lookUpCachedTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Opera
 /// Whether the copy a lookup gave is new (to be filled first).
 mlir::Value isFresh(mlir::OpBuilder &b, mlir::Location loc, const CacheLookup &lookup);
 
+/// Gives every lookup of `function` the window its lookups allow (OperandTileCache.h): a pass
+/// that unrolls a loop holding lookups, so that a consumer reads the copies of several
+/// iterations after all their lookups, calls it again.
+void boundLookupWindows(mlir::FunctionOpInterface function);
+
 /// g, the K neighbours a 32-bit lane of an AMX tile sums, when `consumer` is a matmul that
 /// tritium-cpu-pack-matmuls-for-amx will give to AMX tiles; else 0.
 int64_t amxPackGroup(mlir::Operation *consumer, bool bf16, bool int8);
 
+/// g, the K neighbours of B's packed words, when `consumer` is a matmul whose B tiles are read
+/// packed: one AMX tiles compute (with `amxBF16`, `amxInt8`), or else one vdpbf16ps or
+/// vpdpbusd compute (DotProductMatmuls.h); else 0.
+int64_t packGroupOfB(mlir::Operation *consumer, bool amxBF16, bool amxInt8, bool dotProductBF16,
+                     bool dotProductInt8);
+
 /// The same for `transpose` (a 2-D `linalg.transpose`, `tl.trans(k)`) whose only use is as B
 /// of such a matmul (attention's q k^T); else 0.
-int64_t amxPackGroupOfTransposedB(mlir::Operation *transpose, bool bf16, bool int8);
+int64_t packGroupOfTransposedB(mlir::Operation *transpose, bool amxBF16, bool amxInt8,
+                               bool dotProductBF16, bool dotProductInt8);
 
 /// Packs the B tile `source` [K, N] (a memref) into `packed` [K/g, N, g]: a transpose of its
 /// [K/g, g, N] view (which LLVM does with vpermt2w).

@@ -17,9 +17,14 @@
 // column's K neighbours), by register blocks. bf16 x @ w.t() at one thread: 1024^3 ~300 ->
 // ~815 GFLOP/s, 64x4096x4096 ~120 -> ~375, 16x4096x4096 ~35 -> ~140.
 //
+// Hosts without AMX but with AVX512-BF16 or AVX512-VNNI read the same layout, as 32-bit words
+// of K neighbours, for `vdpbf16ps` and `vpdpbusd` (MatmulsToDotProductInstructions.cpp): their
+// B tiles are cached packed alike.
+//
 //===----------------------------------------------------------------------===//
 
 #include "AMXMatmuls.h"
+#include "DotProductMatmuls.h"
 #include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/OperandTileCache.h"
 
@@ -41,12 +46,23 @@ int64_t tile_reads::amxPackGroup(Operation *consumer, bool bf16, bool int8) {
   return amxKGroupOf(cast<RankedTensorType>(rhs.getType()).getElementType());
 }
 
-int64_t tile_reads::amxPackGroupOfTransposedB(Operation *transpose, bool bf16, bool int8) {
+int64_t tile_reads::packGroupOfB(Operation *consumer, bool amxBF16, bool amxInt8,
+                                  bool dotProductBF16, bool dotProductInt8) {
+  if (int64_t group = amxPackGroup(consumer, amxBF16, amxInt8))
+    return group;
+  if (isAMXMatmul(consumer, amxBF16, amxInt8))
+    return 0;
+  return dotProductKGroup(consumer, dotProductBF16, dotProductInt8);
+}
+
+int64_t tile_reads::packGroupOfTransposedB(Operation *transpose, bool amxBF16, bool amxInt8,
+                                           bool dotProductBF16, bool dotProductInt8) {
   auto op = dyn_cast<linalg::TransposeOp>(transpose);
   if (!op || op.getPermutation() != ArrayRef<int64_t>{1, 0} || !op->hasOneUse() ||
       op->use_begin()->getOperandNumber() != 1)
     return 0;
-  return amxPackGroup(op->use_begin()->getOwner(), bf16, int8);
+  return packGroupOfB(op->use_begin()->getOwner(), amxBF16, amxInt8, dotProductBF16,
+                      dotProductInt8);
 }
 
 void tile_reads::packTile(OpBuilder &b, Location loc, Value source, Value packed,

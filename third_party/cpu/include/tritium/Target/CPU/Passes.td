@@ -174,6 +174,10 @@ def ReadTilesInPlace : Pass<"tritium-cpu-read-tiles-in-place", "mlir::ModuleOp">
            "Cache the B tiles of bf16 matmuls AMX tiles compute packed">,
     Option<"amxInt8", "amx-int8", "bool", /*default=*/"false",
            "Cache the B tiles of int8 matmuls AMX tiles compute packed">,
+    Option<"dotProductBF16", "dot-product-bf16", "bool", /*default=*/"false",
+           "Cache the B tiles of bf16 matmuls vdpbf16ps computes packed">,
+    Option<"dotProductInt8", "dot-product-int8", "bool", /*default=*/"false",
+           "Cache the B tiles of int8 matmuls vpdpbusd computes packed">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::LLVM::LLVMDialect",
@@ -359,8 +363,14 @@ def MatmulsToDotProductInstructions
     register blocks of C summed with `vdpbf16ps` (pairs along K); with `avx512-vnni`, an
     int8 x int8 -> int32 one with `vpdpbusd` (quads along K, A biased to unsigned and the
     bias subtracted from C first). Both operands are packed into 32-bit words of K neighbours
-    once per matmul. M must divide a block of 2-8 rows, N one of 16 or 32 columns and K the
-    group size; other matmuls are left alone. The pipeline sets the options from the host.
+    once per matmul (B not again when tritium-cpu-read-tiles-in-place read its tile packed).
+    M must divide a block of 2-8 rows, N one of 16 or 32 columns and K the group size; other
+    matmuls are left alone. Matmuls accumulating into one another (nothing else reading the
+    sums between them) are one loop nest whose C blocks sum every product between one load
+    and one store; an `scf.for` whose int8 matmul updates an iter_arg with fewer than 64 K
+    groups is unrolled first (remainder in an epilogue loop) so that its iterations form such a
+    chain, and the operand tile cache's lookup windows are bounded again. The pipeline sets
+    the options from the host.
   }];
   let options = [
     Option<"avx512BF16", "avx512-bf16", "bool", /*default=*/"false",
