@@ -33,6 +33,7 @@ static void chain(int32_t *c, int32_t *const *a, int32_t *const *b, int products
   for (int m = 0; m < BM; m += 8)
     for (int n = 0; n < BN; n += 32) {
       __m512i acc[8][2];
+#pragma GCC unroll 8
       for (int i = 0; i < 8; i++) {
         acc[i][0] = _mm512_load_si512(c + (m + i) * BN + n);
         acc[i][1] = _mm512_load_si512(c + (m + i) * BN + n + 16);
@@ -41,12 +42,14 @@ static void chain(int32_t *c, int32_t *const *a, int32_t *const *b, int products
         for (int k = 0; k < STEP_GROUPS; k++) {
           __m512i b0 = _mm512_load_si512(b[p] + k * BN + n);
           __m512i b1 = _mm512_load_si512(b[p] + k * BN + n + 16);
+#pragma GCC unroll 8
           for (int i = 0; i < 8; i++) {
             __m512i word = _mm512_set1_epi32(a[p][(m + i) * STEP_GROUPS + k]);
             acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], word, b0);
             acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], word, b1);
           }
         }
+#pragma GCC unroll 8
       for (int i = 0; i < 8; i++) {
         _mm512_store_si512(c + (m + i) * BN + n, acc[i][0]);
         _mm512_store_si512(c + (m + i) * BN + n + 16, acc[i][1]);
@@ -57,12 +60,14 @@ static void chain(int32_t *c, int32_t *const *a, int32_t *const *b, int products
 /// Products on registers only: 16 independent accumulators.
 static double peak(void) {
   __m512i acc[16];
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i++)
     acc[i] = _mm512_set1_epi32(i);
   __m512i x = _mm512_set1_epi32(0x01010101);
   long rounds = 50000000;
   double t = now();
   for (long r = 0; r < rounds; r++) {
+#pragma GCC unroll 16
     for (int i = 0; i < 16; i++)
       acc[i] = _mm512_dpbusd_epi32(acc[i], x, x);
     __asm__ volatile("" : "+v"(x));
