@@ -157,3 +157,18 @@ func.func @b_read_packed(%a: tensor<4x8xi8>, %packed: tensor<2x16x4xi8>, %c: ten
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x16xi8>) outs(%c : tensor<4x16xi32>) -> tensor<4x16xi32>
   return %0 : tensor<4x16xi32>
 }
+
+// -----
+
+// A store between two products keeps them apart: a chain would read the first product's
+// operands after it (a tile read where it lies in memory could change).
+// CHECK-LABEL: func.func @int8_store_between
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK: llvm.store
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
+func.func @int8_store_between(%a: tensor<4x8xi8>, %b: tensor<8x16xi8>, %x: tensor<4x16xi8>, %y: tensor<16x16xi8>, %c: tensor<4x16xi32>, %p: !llvm.ptr, %v: i32) -> tensor<4x16xi32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x16xi8>) outs(%c : tensor<4x16xi32>) -> tensor<4x16xi32>
+  llvm.store %v, %p : i32, !llvm.ptr
+  %1 = linalg.matmul ins(%x, %y : tensor<4x16xi8>, tensor<16x16xi8>) outs(%0 : tensor<4x16xi32>) -> tensor<4x16xi32>
+  return %1 : tensor<4x16xi32>
+}

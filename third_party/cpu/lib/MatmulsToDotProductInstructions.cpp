@@ -242,38 +242,41 @@ Value emitDotProductMatmuls(OpBuilder &b, ArrayRef<linalg::MatmulOp> chain,
                 }
               SmallVector<Value> sumsSoFar = accs;
               for (const PackedProduct &product : products) {
-              auto kLoop = scf::ForOp::create(
-                  b, loc, c0, index(b, loc, product.kGroups), index(b, loc, 1), sumsSoFar,
-                  [&](OpBuilder &b, Location loc, Value kk, ValueRange sums) {
-                    SmallVector<Value> columns;
-                    for (int64_t j = 0; j < columnVectors; ++j) {
-                      if (product.packedRows) {
-                        Value at = arith::MulIOp::create(b, loc, colAt(j), index(b, loc, kind.group));
-                        columns.push_back(vector::TransferReadOp::create(
-                            b, loc, operandVector, product.packedRows, ValueRange{kk, at}, operandPad,
-                            inBounds));
-                        continue;
+                auto kLoop = scf::ForOp::create(
+                    b, loc, c0, index(b, loc, product.kGroups), index(b, loc, 1), sumsSoFar,
+                    [&](OpBuilder &b, Location loc, Value kk, ValueRange sums) {
+                      SmallVector<Value> columns;
+                      for (int64_t j = 0; j < columnVectors; ++j) {
+                        if (product.packedRows) {
+                          Value at = arith::MulIOp::create(b, loc, colAt(j),
+                                                           index(b, loc, kind.group));
+                          columns.push_back(vector::TransferReadOp::create(
+                              b, loc, operandVector, product.packedRows, ValueRange{kk, at},
+                              operandPad, inBounds));
+                          continue;
+                        }
+                        Value words = vector::TransferReadOp::create(
+                            b, loc, wordVector, product.packedRhs, ValueRange{kk, colAt(j)},
+                            wordPad, inBounds);
+                        columns.push_back(vector::BitCastOp::create(b, loc, operandVector, words));
                       }
-                      Value words = vector::TransferReadOp::create(
-                          b, loc, wordVector, product.packedRhs, ValueRange{kk, colAt(j)}, wordPad,
-                          inBounds);
-                      columns.push_back(vector::BitCastOp::create(b, loc, operandVector, words));
-                    }
-                    SmallVector<Value> next;
-                    for (int64_t i = 0; i < shape.mr; ++i) {
-                      Value word =
-                          tensor::ExtractOp::create(b, loc, product.packedLhs, ValueRange{rowAt(i), kk});
-                      Value splat = vector::BroadcastOp::create(b, loc, wordVector, word);
-                      Value row = vector::BitCastOp::create(b, loc, operandVector, splat);
-                      for (int64_t j = 0; j < columnVectors; ++j)
-                        next.push_back(LLVM::CallIntrinsicOp::create(
-                                           b, loc, accVector, intrinsic,
-                                           ValueRange{sums[i * columnVectors + j], row, columns[j]})
-                                           .getResult(0));
-                    }
-                    scf::YieldOp::create(b, loc, next);
-                  });
-              sumsSoFar.assign(kLoop.getResults().begin(), kLoop.getResults().end());
+                      SmallVector<Value> next;
+                      for (int64_t i = 0; i < shape.mr; ++i) {
+                        Value word = tensor::ExtractOp::create(b, loc, product.packedLhs,
+                                                               ValueRange{rowAt(i), kk});
+                        Value splat = vector::BroadcastOp::create(b, loc, wordVector, word);
+                        Value row = vector::BitCastOp::create(b, loc, operandVector, splat);
+                        for (int64_t j = 0; j < columnVectors; ++j) {
+                          Value sum = sums[i * columnVectors + j];
+                          next.push_back(LLVM::CallIntrinsicOp::create(
+                                             b, loc, accVector, intrinsic,
+                                             ValueRange{sum, row, columns[j]})
+                                             .getResult(0));
+                        }
+                      }
+                      scf::YieldOp::create(b, loc, next);
+                    });
+                sumsSoFar.assign(kLoop.getResults().begin(), kLoop.getResults().end());
               }
               for (int64_t i = 0; i < shape.mr; ++i)
                 for (int64_t j = 0; j < columnVectors; ++j)
@@ -321,6 +324,21 @@ bool accumulatesIterArg(linalg::MatmulOp op) {
   return loop.getBody()->getTerminator()->getOperand(acc.getArgNumber() - 1) == op->getResult(0);
 }
 
+/// Whether an op after `from` and before `to` (in one block) may write memory other than tile
+/// buffers. A chain reads every product's operands where its last matmul was: an operand tile
+/// read where it lies in memory must not be read after a store that may change it.
+bool writesGlobalMemoryBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode()) {
+    WalkResult result = op->walk([](Operation *nested) {
+      return tile_reads::writesGlobalMemory(nested) ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 struct MatmulsToDotProductInstructionsPass
     : impl::MatmulsToDotProductInstructionsBase<MatmulsToDotProductInstructionsPass> {
   using Base::Base;
@@ -365,11 +383,11 @@ struct MatmulsToDotProductInstructionsPass
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     // Chains: each matmul accumulating into the previous one's result, which nothing else
-    // reads. A chain is emitted from its last matmul.
+    // reads, with no store in between. A chain is emitted from its last matmul.
     auto previousInChain = [&](linalg::MatmulOp op, const DotProductMatmul &matmul) {
       auto previous = op.getDpsInits()[0].getDefiningOp<linalg::MatmulOp>();
       if (!previous || previous->getBlock() != op->getBlock() ||
-          !previous->getResult(0).hasOneUse())
+          !previous->getResult(0).hasOneUse() || writesGlobalMemoryBetween(previous, op))
         return linalg::MatmulOp();
       std::optional<DotProductMatmul> other = taken(previous);
       if (!other || other->kind != matmul.kind || other->shape.mr != matmul.shape.mr ||
