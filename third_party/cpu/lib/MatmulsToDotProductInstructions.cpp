@@ -324,21 +324,6 @@ bool accumulatesIterArg(linalg::MatmulOp op) {
   return loop.getBody()->getTerminator()->getOperand(acc.getArgNumber() - 1) == op->getResult(0);
 }
 
-/// Whether an op after `from` and before `to` (in one block) may write memory other than tile
-/// buffers. A chain reads every product's operands where its last matmul was: an operand tile
-/// read where it lies in memory must not be read after a store that may change it.
-bool writesGlobalMemoryBetween(Operation *from, Operation *to) {
-  for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode()) {
-    WalkResult result = op->walk([](Operation *nested) {
-      return tile_reads::writesGlobalMemory(nested) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return true;
-  }
-  return false;
-}
-
 struct MatmulsToDotProductInstructionsPass
     : impl::MatmulsToDotProductInstructionsBase<MatmulsToDotProductInstructionsPass> {
   using Base::Base;
@@ -383,11 +368,13 @@ struct MatmulsToDotProductInstructionsPass
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
     // Chains: each matmul accumulating into the previous one's result, which nothing else
-    // reads, with no store in between. A chain is emitted from its last matmul.
+    // reads. A chain is emitted from its last matmul, where it reads every product's operands:
+    // no store may come in between (an operand tile read where it lies could change).
     auto previousInChain = [&](linalg::MatmulOp op, const DotProductMatmul &matmul) {
       auto previous = op.getDpsInits()[0].getDefiningOp<linalg::MatmulOp>();
       if (!previous || previous->getBlock() != op->getBlock() ||
-          !previous->getResult(0).hasOneUse() || writesGlobalMemoryBetween(previous, op))
+          !previous->getResult(0).hasOneUse() ||
+          tile_reads::writesGlobalMemoryBetween(previous, op))
         return linalg::MatmulOp();
       std::optional<DotProductMatmul> other = taken(previous);
       if (!other || other->kind != matmul.kind || other->shape.mr != matmul.shape.mr ||

@@ -69,6 +69,12 @@ void mergeChain(scf::ForOp loop, unsigned position) {
   }
   if (chain.size() < 2 || value != loop.getRegionIterArg(position))
     return;
+  // The merged generic reads every iteration's operands where the last one was: an operand
+  // tile read where it lies (A of an AMX product) must not be read after a store that may
+  // change it.
+  for (auto [later, earlier] : llvm::zip(chain, ArrayRef(chain).drop_front()))
+    if (tile_reads::writesGlobalMemoryBetween(earlier, later))
+      return;
   std::reverse(chain.begin(), chain.end());
   SmallVector<AMXTileProduct> products;
   for (linalg::GenericOp op : chain)

@@ -393,6 +393,17 @@ bool tile_reads::writesGlobalMemory(Operation *op) {
   return !effects || effects.hasEffect<MemoryEffects::Write>();
 }
 
+bool tile_reads::writesGlobalMemoryBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode()) {
+    WalkResult result = op->walk([](Operation *nested) {
+      return writesGlobalMemory(nested) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 std::optional<AddressAtCorners>
 tile_reads::addressAtCorners(OpBuilder &b, Location loc, Value address, Type element,
                              scf::ForOp rows, int64_t rowCount, scf::ForOp columns,
@@ -525,15 +536,13 @@ bool isCacheLookup(Operation *op) {
 
 /// Whether anything from `from` up to `to` (in one block) may write memory other than tile
 /// buffers: the in-place view must read what the copy would have read.
-bool writesGlobalMemoryBetween(Operation *from, Operation *to) {
-  for (Operation *op = from; op && op != to; op = op->getNextNode()) {
-    WalkResult result = op->walk([&](Operation *nested) {
-      return writesGlobalMemory(nested) ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return true;
-  }
-  return false;
+bool writesGlobalMemoryFrom(Operation *from, Operation *to) {
+  if (from == to)
+    return false;
+  WalkResult result = from->walk([&](Operation *nested) {
+    return writesGlobalMemory(nested) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return result.wasInterrupted() || writesGlobalMemoryBetween(from, to);
 }
 
 /// How a consumer may read an operand tile.
@@ -730,7 +739,7 @@ void readWidenedFloat8Tile(OpOperand &use, arith::ExtFOp widening, TileUse role,
   if (!found)
     return;
   auto [filler, fill] = *found;
-  if (writesGlobalMemoryBetween(filler, consumer))
+  if (writesGlobalMemoryFrom(filler, consumer))
     return;
   // The decoded copy's bytes decide whether a lookup is worth it.
   bool cacheable = type.getNumElements() * 2 >= kMinCachedTileBytes &&
@@ -799,7 +808,7 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   if (!found)
     return;
   auto [filler, fill] = *found;
-  if (writesGlobalMemoryBetween(filler, consumer))
+  if (writesGlobalMemoryFrom(filler, consumer))
     return;
   bool cacheable =
       !amxA && type.getNumElements() * type.getElementTypeBitWidth() / 8 >= kMinCachedTileBytes &&

@@ -64,6 +64,11 @@ bool isCacheCall(mlir::Operation *op);
 /// memory is reached through LLVM pointers only.
 bool writesGlobalMemory(mlir::Operation *op);
 
+/// Whether an op after `from` and before `to` (in one block), or one nested in it, may write
+/// memory other than tile buffers: a consumer moved from `from` to `to` must not read an
+/// operand tile where it lies after such a write.
+bool writesGlobalMemoryBetween(mlir::Operation *from, mlir::Operation *to);
+
 /// An address of a loop nest at the nest's four corners (row 0 or last, column 0 or last):
 /// `base` plus `offsets` elements (i64, computed before the nest), valid where `fits` (an i1:
 /// no narrower-than-i64 value of the computation leaves its type). A linear function takes
