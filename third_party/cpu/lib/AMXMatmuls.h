@@ -19,6 +19,19 @@ namespace tritium::cpu {
 /// of a transpose: elementwise fusion would fold a reshape into the matmul.)
 constexpr llvm::StringLiteral kUnpackedAMXTileAttrName = "tritium.unpacked_amx_tile";
 
+/// The packed [K/g, N, g] tile `rhs` unpacks (the marked generic through which
+/// tritium-cpu-read-tiles-in-place hands a B tile it read packed to the matmul), or null.
+inline mlir::Value packedTileOf(mlir::Value rhs, int64_t group) {
+  auto unpack = rhs.getDefiningOp<mlir::linalg::GenericOp>();
+  if (!unpack || !unpack->hasAttr(kUnpackedAMXTileAttrName) || unpack.getNumDpsInputs() != 1)
+    return nullptr;
+  mlir::Value packed = unpack.getDpsInputs()[0];
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(packed.getType());
+  if (!type || type.getRank() != 3 || type.getDimSize(2) != group)
+    return nullptr;
+  return packed;
+}
+
 /// The K neighbours one 32-bit lane of an AMX tile sums (its "group"): 2 bf16 or 4 int8. A
 /// packed B tile is [K/g, N, g]: a group of a column of B is one 32-bit word of a tile row.
 inline int64_t amxKGroupOf(mlir::Type element) { return 32 / element.getIntOrFloatBitWidth(); }

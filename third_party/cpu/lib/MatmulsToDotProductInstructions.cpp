@@ -110,19 +110,6 @@ const DotProductKind *kindOf(linalg::MatmulOp op, bool bf16, bool int8) {
   }
 }
 
-/// The packed [K/g, N, g] tile `rhs` unpacks (the marked generic through which
-/// tritium-cpu-read-tiles-in-place hands a B tile it read packed to the matmul), or null.
-Value packedTileOf(Value rhs, int64_t group) {
-  auto unpack = rhs.getDefiningOp<linalg::GenericOp>();
-  if (!unpack || !unpack->hasAttr(kUnpackedAMXTileAttrName) || unpack.getNumDpsInputs() != 1)
-    return nullptr;
-  Value packed = unpack.getDpsInputs()[0];
-  auto type = dyn_cast<RankedTensorType>(packed.getType());
-  if (!type || type.getRank() != 3 || type.getDimSize(2) != group)
-    return nullptr;
-  return packed;
-}
-
 Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }

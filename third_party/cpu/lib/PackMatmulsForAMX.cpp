@@ -37,19 +37,6 @@ using namespace mlir;
 namespace tritium::cpu {
 namespace {
 
-/// The packed [K/g, N, g] tile `rhs` unpacks (the marked generic through which
-/// tritium-cpu-read-tiles-in-place hands a B tile it read packed to the matmul), or null.
-Value packedTileOf(Value rhs, int64_t g) {
-  auto unpack = rhs.getDefiningOp<linalg::GenericOp>();
-  if (!unpack || !unpack->hasAttr(kUnpackedAMXTileAttrName) || unpack.getNumDpsInputs() != 1)
-    return nullptr;
-  Value packed = unpack.getDpsInputs()[0];
-  auto type = dyn_cast<RankedTensorType>(packed.getType());
-  if (!type || type.getRank() != 3 || type.getDimSize(2) != g)
-    return nullptr;
-  return packed;
-}
-
 Value packForAMX(OpBuilder &b, linalg::MatmulOp op) {
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1], init = op.getDpsInits()[0];

@@ -50,8 +50,6 @@ int64_t tile_reads::packGroupOfB(Operation *consumer, bool amxBF16, bool amxInt8
                                   bool dotProductBF16, bool dotProductInt8) {
   if (int64_t group = amxPackGroup(consumer, amxBF16, amxInt8))
     return group;
-  if (isAMXMatmul(consumer, amxBF16, amxInt8))
-    return 0;
   return dotProductKGroup(consumer, dotProductBF16, dotProductInt8);
 }
 
