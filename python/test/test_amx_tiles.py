@@ -275,6 +275,29 @@ def test_b_tiles_packed_once_a_launch(int8, column_major_b, threads):
         "B cached in the packed layout exactly where AMX tiles or dot products take the matmul"
 
 
+def test_int8_a_tiles_read_from_the_thread_copy(threads):
+    """An int8 A whose rows lie a matrix row apart (256 bytes, tiles of 64x64 = 4 KB) is read by vpdpbusd's
+    products from the thread's copy as it lies (layout 0), made once a launch, instead of the copy every program
+    filled; AMX's tile loads read A where it lies instead. Values on every path: copies, a launch after A changed
+    in place (a copy of an earlier launch is never read), a wrapped row block."""
+    M, N, K = 256, 256, 256
+    blocks = (64, 64, 64)
+    g = torch.Generator().manual_seed(5)
+    a = torch.randint(-128, 128, (M, K), dtype=torch.int8, generator=g)
+    b = torch.randint(-128, 128, (K, N), dtype=torch.int8, generator=g)
+    exact = lambda a, b: (a.long() @ b.long()).int()  # noqa: E731
+    c, kernel = run(a, b, blocks, True)
+    assert torch.equal(c, exact(a, b)), "first launch"
+    assert torch.equal(run(a, b, blocks, True)[0], exact(a, b)), "the same operands again"
+    a.copy_(torch.randint(-128, 128, (M, K), dtype=torch.int8, generator=g))
+    assert torch.equal(run(a, b, blocks, True)[0], exact(a, b)), "A changed in place"
+    wrapped = a[:200]  # the last row block wraps (% M): its tile is filled as before
+    assert torch.equal(run(wrapped, b, blocks, True)[0], exact(wrapped, b)), "a wrapped row block"
+    a_lookup = re.compile(r"@tritium_cached_operand_tile\(ptr [^,]+, i64 [^,]+, i64 64, i64 64, i64 1, i64 0,")
+    assert bool(a_lookup.search(kernel.asm["llir"])) == (dot_products_in_code(True) and not AMX), \
+        "A looked up as it lies exactly where vpdpbusd takes the matmul"
+
+
 @triton.jit
 def scaled_products_matmul(a_ptr, b_ptr, c_ptr, K, M: tl.constexpr, N: tl.constexpr, BLOCK_K: tl.constexpr):
     rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, BLOCK_K)

@@ -1,15 +1,18 @@
 // RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-matmuls-to-dot-product-instructions{avx512-bf16=true avx512-vnni=true}),canonicalize)" | FileCheck %s
 // RUN: tritium-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tritium-cpu-matmuls-to-dot-product-instructions))" | FileCheck %s --check-prefix=NOHOST
 
-// bf16: A and B packed into words of two K neighbours (the first in the low half), blocks of
-// 8 x 32 of C summed with vdpbf16ps, one per row and 16 columns, K/2 steps.
+// bf16: A's rows read as words of two K neighbours (A's own bytes: whole vectors bitcast), B
+// packed into such words (the first in the low half), blocks of 8 x 32 of C summed with
+// vdpbf16ps, one per row and 16 columns, K/2 steps.
 // CHECK-LABEL: func.func @bf16
-// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2]] output_shape [8, 4, 2] : tensor<8x8xbf16> into tensor<8x4x2xbf16>
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c1 iter_args({{.+}}) -> (tensor<8x4xi32>)
+// CHECK:   vector.transfer_read %arg0{{.+}} : tensor<8x8xbf16>, vector<8xbf16>
+// CHECK:   vector.bitcast {{.+}} : vector<8xbf16> to vector<4xi32>
+// CHECK:   vector.transfer_write {{.+}} : vector<4xi32>, tensor<8x4xi32>
+// CHECK: tensor.expand_shape %arg1 {{\[}}[0, 1], [2]] output_shape [4, 2, 32] : tensor<8x32xbf16> into tensor<4x2x32xbf16>
 // CHECK: linalg.generic
 // CHECK:   arith.shli %{{.+}}, %c16_i32
 // CHECK:   arith.ori
-// CHECK: } -> tensor<8x4xi32>
-// CHECK: tensor.expand_shape %arg1 {{\[}}[0, 1], [2]] output_shape [4, 2, 32] : tensor<8x32xbf16> into tensor<4x2x32xbf16>
 // CHECK: } -> tensor<4x32xi32>
 // CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK:   vector.transfer_read {{.+}} : tensor<4x32xi32>, vector<16xi32>
@@ -29,14 +32,19 @@ func.func @bf16(%a: tensor<8x8xbf16>, %b: tensor<8x32xbf16>, %c: tensor<8x32xf32
 // -----
 
 // int8: words of four K neighbours; A's bytes biased to unsigned (xor 0x80808080 = -2139062144),
-// C less 128 * the column sums of B (a shift by 7) before vpdpbusd adds the products.
+// C less 128 * the column sums of B (a shift by 7) before vpdpbusd adds the products. The
+// column sums are vpdpbusd of bytes 1 (0x01010101 = 16843009) by B's words.
 // CHECK-LABEL: func.func @int8
+// CHECK-DAG: %[[SEVEN:.+]] = arith.constant dense<7> : vector<16xi32>
+// CHECK-DAG: %[[ONES:.+]] = arith.constant dense<16843009> : vector<16xi32>
+// CHECK-DAG: %[[FLIP:.+]] = arith.constant dense<-2139062144> : vector<2xi32>
+// CHECK: vector.transfer_read %arg0{{.+}} : tensor<4x8xi8>, vector<8xi8>
+// CHECK: arith.xori %{{.+}}, %[[FLIP]] : vector<2xi32>
 // CHECK: arith.shli %{{.+}}, %c24_i32
-// CHECK: arith.xori %{{.+}}, %c-2139062144_i32
-// CHECK: linalg.generic {{.+}} iterator_types = ["reduction", "parallel"]
-// CHECK:   arith.extsi
-// CHECK:   arith.shli %{{.+}}, %c7_i32
-// CHECK: %[[BIAS:.+]] = vector.transfer_read {{.+}} : tensor<16xi32>, vector<16xi32>
+// CHECK: %[[ONEBYTES:.+]] = vector.bitcast %[[ONES]] : vector<16xi32> to vector<64xi8>
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %[[ONEBYTES]], %{{.+}})
+// CHECK: %[[BIAS:.+]] = arith.shli %{{.+}}, %[[SEVEN]] : vector<16xi32>
 // CHECK: vector.transfer_read {{.+}} : tensor<4x16xi32>, vector<16xi32>
 // CHECK: arith.subi %{{.+}}, %[[BIAS]]
 // CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
@@ -69,14 +77,16 @@ func.func @left_alone(%a: tensor<8x8xbf16>, %b: tensor<8x24xbf16>, %c: tensor<8x
 // -----
 
 // Two int8 products accumulating into one another: one loop nest whose C blocks sum both
-// products' K steps (two K loops) between one load and one store; one correction, the sum of
-// both products'.
+// products' K steps (two K loops) between one load and one store; one correction, summed over
+// both products' K groups.
 // CHECK-LABEL: func.func @int8_chain
-// CHECK: %[[CORR0:.+]] = linalg.generic {{.+}} iterator_types = ["reduction", "parallel"]
-// CHECK: %[[CORR1:.+]] = linalg.generic {{.+}} iterator_types = ["reduction", "parallel"]
-// CHECK: %[[CORR:.+]] = arith.addi %[[CORR0]], %[[CORR1]] : tensor<16xi32>
-// CHECK: vector.transfer_read %[[CORR]]
+// CHECK: %[[SUM0:.+]] = scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args(%{{.+}} = %cst{{.*}}) -> (vector<16xi32>)
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: %[[SUM1:.+]] = scf.for %{{.+}} = %c0 to %c4 step %c1 iter_args(%{{.+}} = %[[SUM0]]) -> (vector<16xi32>)
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: %[[CORR:.+]] = arith.shli %[[SUM1]]
 // CHECK: vector.transfer_read %arg4
+// CHECK: arith.subi %{{.+}}, %[[CORR]]
 // CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
 // CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
@@ -94,10 +104,12 @@ func.func @int8_chain(%a: tensor<4x8xi8>, %b: tensor<8x16xi8>, %x: tensor<4x16xi
 // -----
 
 // A kernel's K loop whose int8 product sums 16 K groups (BLOCK_K = 64) is unrolled by 4 into a
-// chain of 64 groups per C round trip; the remaining iterations run one product at a time.
+// chain of 64 groups per C round trip (the correction's four K loops, then the C blocks'); the
+// remaining iterations run one product at a time.
 // CHECK-LABEL: func.func @int8_k_loop
 // CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c4 iter_args
-// CHECK-COUNT-4: scf.for %{{.+}} = %c0 to %c16 step %c1
+// CHECK-COUNT-4: scf.for %{{.+}} = %c0 to %c16 step %c1 iter_args({{[^,]+}}) -> (vector<16xi32>)
+// CHECK-COUNT-4: scf.for %{{.+}} = %c0 to %c16 step %c1 iter_args({{.+}}, {{.+}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // CHECK-NOT: linalg.matmul
 // CHECK: scf.yield
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 iter_args
@@ -120,8 +132,8 @@ func.func @int8_k_loop(%as: tensor<8x64xi8>, %bs: tensor<64x16xi8>, %n: index) -
 // bf16 keeps one product a C round trip: its K loop is not unrolled.
 // CHECK-LABEL: func.func @bf16_k_loop
 // CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args
-// CHECK-COUNT-1: scf.for %{{.+}} = %c0 to %c32 step %c1
-// CHECK-NOT: scf.for %{{.+}} = %c0 to %c32 step %c1
+// CHECK-COUNT-1: scf.for %{{.+}} = %c0 to %c32 step %c1 iter_args
+// CHECK-NOT: scf.for %{{.+}} = %c0 to %c32 step %c1 iter_args
 // CHECK: return
 func.func @bf16_k_loop(%as: tensor<8x64xbf16>, %bs: tensor<64x16xbf16>, %n: index) -> tensor<8x16xf32> {
   %c0 = arith.constant 0 : index
@@ -141,7 +153,10 @@ func.func @bf16_k_loop(%as: tensor<8x64xbf16>, %bs: tensor<64x16xbf16>, %n: inde
 // int8 correction sums the packed tile.
 // CHECK-LABEL: func.func @b_read_packed
 // CHECK: %[[ROWS:.+]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2]] : tensor<2x16x4xi8> into tensor<2x64xi8>
-// CHECK: linalg.generic {{.+}} iterator_types = ["reduction", "parallel", "reduction"]{{.+}} ins(%arg1 : tensor<2x16x4xi8>)
+// CHECK: scf.for
+// CHECK:   vector.transfer_read %[[ROWS]]{{.+}} : tensor<2x64xi8>, vector<64xi8>
+// CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: arith.shli
 // CHECK: scf.for
 // CHECK:   vector.transfer_read %[[ROWS]]{{.+}} : tensor<2x64xi8>, vector<64xi8>
 // CHECK:   llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"

@@ -114,40 +114,55 @@ Value index(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// 128 * sum over K of B[k, n] for every column n, as int32: what biasing A by 128 adds. `rhs`
-/// is B [K, N], or B packed [K/g, N, g].
-Value biasCorrection(OpBuilder &b, Location loc, Value rhs) {
-  auto type = cast<RankedTensorType>(rhs.getType());
-  int64_t rank = type.getRank();
-  int64_t cols = type.getDimSize(1);
+/// A [M, K] as [M, K/g] words of g K neighbours, each xor `xorMask`. The words are A's own
+/// bytes in order, so a row is read and written by whole vectors; packAlongK's generic reads
+/// every g-th element, which LLVM vectorizes as interleaved byte loads and truncations, slow
+/// from a strided view (A read from the thread's cached copy).
+Value lhsWords(OpBuilder &b, Location loc, Value lhs, int64_t group, uint32_t xorMask) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  int64_t rows = type.getDimSize(0), kGroups = type.getDimSize(1) / group;
+  int64_t lanes = kLanes;
+  while (kGroups % lanes != 0)
+    lanes /= 2;
   Type i32 = b.getI32Type();
-  Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  Value init = linalg::FillOp::create(b, loc, zero,
-                                      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{cols}, i32)
-                                          .getResult())
-                   .getResult(0);
-  MLIRContext *ctx = b.getContext();
-  AffineMap full = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap column = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
-  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::reduction);
-  iterators[1] = utils::IteratorType::parallel;
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{rhs}, ValueRange{init},
-      ArrayRef<AffineMap>{full, column}, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value wide = arith::ExtSIOp::create(b, loc, i32, args[0]);
-        Value scaled = arith::ShLIOp::create(b, loc, wide,
-                                             arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(7)));
-        linalg::YieldOp::create(b, loc, arith::AddIOp::create(b, loc, args[1], scaled).getResult());
+  Type element = type.getElementType();
+  auto operandVector = VectorType::get({lanes * group}, element);
+  auto wordVector = VectorType::get({lanes}, i32);
+  Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  Value flip = xorMask ? arith::ConstantOp::create(
+                             b, loc, DenseElementsAttr::get(wordVector, b.getI32IntegerAttr(
+                                                                            int32_t(xorMask))))
+                           .getResult()
+                       : Value();
+  SmallVector<bool> inBounds = {true};
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, kGroups}, i32);
+  Value c0 = index(b, loc, 0);
+  auto rowLoop = scf::ForOp::create(
+      b, loc, c0, index(b, loc, rows), index(b, loc, 1), ValueRange{init},
+      [&](OpBuilder &b, Location loc, Value m, ValueRange rowIter) {
+        auto chunkLoop = scf::ForOp::create(
+            b, loc, c0, index(b, loc, kGroups), index(b, loc, lanes), rowIter,
+            [&](OpBuilder &b, Location loc, Value kk, ValueRange chunkIter) {
+              Value k = arith::MulIOp::create(b, loc, kk, index(b, loc, group));
+              Value bytes = vector::TransferReadOp::create(b, loc, operandVector, lhs,
+                                                           ValueRange{m, k}, pad, inBounds);
+              Value words = vector::BitCastOp::create(b, loc, wordVector, bytes);
+              if (flip)
+                words = arith::XOrIOp::create(b, loc, words, flip);
+              Value written = vector::TransferWriteOp::create(b, loc, words, chunkIter[0],
+                                                              ValueRange{m, kk}, inBounds)
+                                  .getResult();
+              scf::YieldOp::create(b, loc, written);
+            });
+        scf::YieldOp::create(b, loc, chunkLoop.getResults());
       });
-  return generic.getResult(0);
+  return rowLoop.getResult(0);
 }
 
 /// One product's operands as the register blocks read them: A packed into words, B packed
-/// into words (or the rows of the cached packed tile), and for vpdpbusd the correction its
-/// biased A needs.
+/// into words (or the rows of the cached packed tile).
 struct PackedProduct {
-  Value packedLhs, packedRhs, packedRows, correction;
+  Value packedLhs, packedRhs, packedRows;
   int64_t kGroups;
 };
 
@@ -156,18 +171,79 @@ PackedProduct packProduct(OpBuilder &b, Location loc, linalg::MatmulOp op,
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
   PackedProduct product;
   product.kGroups = cast<RankedTensorType>(lhs.getType()).getDimSize(1) / kind.group;
-  product.packedLhs = packAlongK(b, loc, lhs, kind.group, /*alongRows=*/true,
-                                 kind.biasLhs ? 0x80808080u : 0u);
+  product.packedLhs = lhsWords(b, loc, lhs, kind.group, kind.biasLhs ? 0x80808080u : 0u);
   Value packedTile = packedTileOf(rhs, kind.group);
   if (packedTile)
     product.packedRows = tensor::CollapseShapeOp::create(
         b, loc, packedTile, SmallVector<ReassociationIndices>{{0}, {1, 2}});
   else
     product.packedRhs = packAlongK(b, loc, rhs, kind.group, /*alongRows=*/false, 0);
-  // From the packed tile where there is one: B itself would be unpacked for it.
-  if (kind.biasLhs)
-    product.correction = biasCorrection(b, loc, packedTile ? packedTile : rhs);
   return product;
+}
+
+/// The vector of g K neighbours of B for the 16 columns from `column` at K group `kk`: one
+/// operand of the instruction.
+Value columnWords(OpBuilder &b, Location loc, const PackedProduct &product,
+                  const DotProductKind &kind, Value kk, Value column) {
+  Type element = kind.group == 2 ? Type(b.getBF16Type()) : Type(b.getIntegerType(8));
+  auto operandVector = VectorType::get({kLanes * kind.group}, element);
+  SmallVector<bool> inBounds = {true};
+  if (product.packedRows) {
+    Value at = arith::MulIOp::create(b, loc, column, index(b, loc, kind.group));
+    Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    return vector::TransferReadOp::create(b, loc, operandVector, product.packedRows,
+                                          ValueRange{kk, at}, pad, inBounds);
+  }
+  Type i32 = b.getI32Type();
+  Value pad = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  Value words = vector::TransferReadOp::create(b, loc, VectorType::get({kLanes}, i32),
+                                               product.packedRhs, ValueRange{kk, column}, pad,
+                                               inBounds);
+  return vector::BitCastOp::create(b, loc, operandVector, words);
+}
+
+/// 128 * (the sum over every product's K of B[k, n]) for each column n, as int32: what
+/// biasing A by 128 adds to the chain's sum. Each column's sum is a vpdpbusd of bytes 1 by
+/// B's words, 16 columns a K group: one instruction where widening B's bytes took a dozen.
+Value biasCorrection(OpBuilder &b, Location loc, ArrayRef<PackedProduct> products,
+                     const DotProductKind &kind, int64_t columns) {
+  Type i32 = b.getI32Type();
+  auto wordVector = VectorType::get({kLanes}, i32);
+  auto byteVector = VectorType::get({kLanes * kind.group}, b.getIntegerType(8));
+  Value ones = vector::BitCastOp::create(
+      b, loc, byteVector,
+      arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(wordVector, b.getI32IntegerAttr(0x01010101))));
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(wordVector, b.getI32IntegerAttr(0)));
+  Value seven = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(wordVector, b.getI32IntegerAttr(7)));
+  StringAttr intrinsic = b.getStringAttr(kind.intrinsic);
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{columns}, i32);
+  Value c0 = index(b, loc, 0), c1 = index(b, loc, 1);
+  auto columnLoop = scf::ForOp::create(
+      b, loc, c0, index(b, loc, columns), index(b, loc, kLanes), ValueRange{init},
+      [&](OpBuilder &b, Location loc, Value n, ValueRange iter) {
+        Value sum = zero;
+        for (const PackedProduct &product : products) {
+          auto kLoop = scf::ForOp::create(
+              b, loc, c0, index(b, loc, product.kGroups), c1, ValueRange{sum},
+              [&](OpBuilder &b, Location loc, Value kk, ValueRange sums) {
+                Value words = columnWords(b, loc, product, kind, kk, n);
+                Value next = LLVM::CallIntrinsicOp::create(b, loc, wordVector, intrinsic,
+                                                           ValueRange{sums[0], ones, words})
+                                 .getResult(0);
+                scf::YieldOp::create(b, loc, next);
+              });
+          sum = kLoop.getResult(0);
+        }
+        Value scaled = arith::ShLIOp::create(b, loc, sum, seven);
+        Value written = vector::TransferWriteOp::create(b, loc, scaled, iter[0], ValueRange{n},
+                                                        SmallVector<bool>{true})
+                            .getResult();
+        scf::YieldOp::create(b, loc, written);
+      });
+  return columnLoop.getResult(0);
 }
 
 /// The chain of matmuls (each accumulating into the previous one's result, the first into
@@ -180,11 +256,8 @@ Value emitDotProductMatmuls(OpBuilder &b, ArrayRef<linalg::MatmulOp> chain,
   SmallVector<PackedProduct> products;
   for (linalg::MatmulOp op : chain)
     products.push_back(packProduct(b, loc, op, kind));
-  // One correction for the whole chain: the sum of the products'.
-  Value correction = products.front().correction;
-  for (const PackedProduct &product : ArrayRef(products).drop_front())
-    if (correction)
-      correction = arith::AddIOp::create(b, loc, correction, product.correction);
+  // One correction for the whole chain.
+  Value correction = kind.biasLhs ? biasCorrection(b, loc, products, kind, shape.n) : Value();
 
   Type accElement = getElementTypeOrSelf(init.getType());
   Type i32 = b.getI32Type();
@@ -192,12 +265,10 @@ Value emitDotProductMatmuls(OpBuilder &b, ArrayRef<linalg::MatmulOp> chain,
   auto wordVector = VectorType::get({kLanes}, i32);
   Type operandElement = kind.group == 2 ? Type(b.getBF16Type()) : Type(b.getIntegerType(8));
   auto operandVector = VectorType::get({kLanes * kind.group}, operandElement);
-  Value operandPad = arith::ConstantOp::create(b, loc, b.getZeroAttr(operandElement));
   StringAttr intrinsic = b.getStringAttr(kind.intrinsic);
   int64_t columnVectors = shape.nr / kLanes;
   Value c0 = index(b, loc, 0);
   Value accPad = arith::ConstantOp::create(b, loc, b.getZeroAttr(accElement));
-  Value wordPad = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   SmallVector<bool> inBounds = {true};
 
   auto rowLoop = scf::ForOp::create(
@@ -233,20 +304,8 @@ Value emitDotProductMatmuls(OpBuilder &b, ArrayRef<linalg::MatmulOp> chain,
                     b, loc, c0, index(b, loc, product.kGroups), index(b, loc, 1), sumsSoFar,
                     [&](OpBuilder &b, Location loc, Value kk, ValueRange sums) {
                       SmallVector<Value> columns;
-                      for (int64_t j = 0; j < columnVectors; ++j) {
-                        if (product.packedRows) {
-                          Value at = arith::MulIOp::create(b, loc, colAt(j),
-                                                           index(b, loc, kind.group));
-                          columns.push_back(vector::TransferReadOp::create(
-                              b, loc, operandVector, product.packedRows, ValueRange{kk, at},
-                              operandPad, inBounds));
-                          continue;
-                        }
-                        Value words = vector::TransferReadOp::create(
-                            b, loc, wordVector, product.packedRhs, ValueRange{kk, colAt(j)},
-                            wordPad, inBounds);
-                        columns.push_back(vector::BitCastOp::create(b, loc, operandVector, words));
-                      }
+                      for (int64_t j = 0; j < columnVectors; ++j)
+                        columns.push_back(columnWords(b, loc, product, kind, kk, colAt(j)));
                       SmallVector<Value> next;
                       for (int64_t i = 0; i < shape.mr; ++i) {
                         Value word = tensor::ExtractOp::create(b, loc, product.packedLhs,

@@ -53,6 +53,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMXMatmuls.h"
+#include "DotProductMatmuls.h"
 #include "InductionVariableOffsets.h"
 #include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/OperandTileCache.h"
@@ -776,9 +777,9 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   MemRefType type = buffer.getType();
   // Tiles of 16-bit floats (bf16, fp16) only as matmul operands in row-major blocks: their
   // consumers pack or widen them, reading each element once; transposes by register blocks
-  // take 32- and 64-bit elements. int8 tiles only for AMX's tiles (below): elsewhere, a
-  // quarter of f32's bytes, they gained nothing (on an AMX host 1024^3 and 2048^3 ran 0-12%
-  // slower with B from the cached copy as it lies).
+  // take 32- and 64-bit elements. int8 tiles only for AMX's tiles and vpdpbusd's A (below):
+  // elsewhere, a quarter of f32's bytes, they gained nothing (on an AMX host 1024^3 and 2048^3
+  // ran 0-12% slower with B from the cached copy as it lies).
   bool wide = isa<Float32Type, Float64Type>(type.getElementType());
   bool half = isa<BFloat16Type, Float16Type>(type.getElementType());
   // B of a matmul AMX tiles compute (bf16 or int8) is cached packed: the copy is the pack.
@@ -794,7 +795,12 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   // bf16 A's, instead of the copy each program filled (one thread, 1024^3 ~1250 -> ~1435
   // GOP/s, 2048^3 ~1170 -> ~1525).
   bool amxInt8A = role == TileUse::MatmulLhs && amxPackGroup(consumer, false, amxInt8);
-  bool readable = wide || (half && role != TileUse::TransposeInput) || amxInt8A;
+  // A of an int8 matmul vpdpbusd computes: read from the thread's copy where its rows lie a
+  // matrix row apart, as a bf16 A is, instead of the copy each program filled (its loads, a
+  // miss a row, were 13% of 2048^3's samples on a Zen 5 core).
+  bool dotProductInt8A = role == TileUse::MatmulLhs && !amxInt8A &&
+                         dotProductKGroup(consumer, false, dotProductInt8) == 4;
+  bool readable = wide || (half && role != TileUse::TransposeInput) || amxInt8A || dotProductInt8A;
   // A of any matmul AMX tiles compute is read where it lies, never from a cached copy: the
   // tile loads stream along A's rows, K step after K step, where the copies are scattered
   // over the cache's buffers. Copies cost bf16 20-35% (1024^3 and 2048^3, autotuned, one
