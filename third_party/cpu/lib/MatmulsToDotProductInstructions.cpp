@@ -33,6 +33,7 @@
 #include "AMXMatmuls.h"
 #include "DotProductMatmuls.h"
 #include "KGroupWords.h"
+#include "KLoopUnrolling.h"
 #include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/Passes.h"
 
@@ -40,7 +41,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -357,19 +357,6 @@ std::optional<DotProductMatmul> dotProductMatmul(linalg::MatmulOp op, bool bf16,
   return DotProductMatmul{kind, *shape};
 }
 
-/// Whether `op` updates an iter_arg of the loop it is in (its init is the iter_arg, its result
-/// is yielded there and nothing else reads either): a kernel's `acc = tl.dot(a, b, acc)`.
-bool accumulatesIterArg(linalg::MatmulOp op) {
-  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-  if (!loop)
-    return false;
-  auto acc = dyn_cast<BlockArgument>(op.getDpsInits()[0]);
-  if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 || !acc.hasOneUse() ||
-      !op->getResult(0).hasOneUse())
-    return false;
-  return loop.getBody()->getTerminator()->getOperand(acc.getArgNumber() - 1) == op->getResult(0);
-}
-
 struct MatmulsToDotProductInstructionsPass
     : impl::MatmulsToDotProductInstructionsBase<MatmulsToDotProductInstructionsPass> {
   using Base::Base;
@@ -384,7 +371,7 @@ struct MatmulsToDotProductInstructionsPass
     llvm::MapVector<scf::ForOp, int64_t> factors;
     getOperation().walk([&](linalg::MatmulOp op) {
       std::optional<DotProductMatmul> matmul = taken(op);
-      if (!matmul || !accumulatesIterArg(op))
+      if (!matmul || !accumulatedIterArg(op))
         return;
       int64_t groups = matmul->shape.k / matmul->kind->group;
       int64_t target = matmul->kind->roundTripKGroups;
@@ -394,17 +381,8 @@ struct MatmulsToDotProductInstructionsPass
       auto [it, inserted] = factors.try_emplace(loop, target / groups);
       it->second = std::min(it->second, target / groups);
     });
-    bool unrolled = false;
-    for (auto [loop, factor] : factors) {
-      if (std::optional<APInt> trips = loop.getStaticTripCount())
-        factor = std::min<int64_t>(factor, trips->getSExtValue());
-      if (factor < 2)
-        continue;
-      unrolled |= succeeded(loopUnrollByFactor(loop, factor));
-    }
-    // The unrolled iterations' tiles are read after all their lookups.
-    if (unrolled)
-      tile_reads::boundLookupWindows(getOperation());
+    // The chains form below, from the unrolled iterations' matmuls.
+    unrollKLoops(getOperation(), factors, [](scf::ForOp, scf::ForOp) {});
   }
 
   void runOnOperation() override {

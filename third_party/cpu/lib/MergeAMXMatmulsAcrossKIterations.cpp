@@ -13,12 +13,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMXTileGeneric.h"
+#include "KLoopUnrolling.h"
 #include "ReadTilesInPlace.h"
 #include "tritium/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 
 namespace tritium::cpu {
 #define GEN_PASS_DEF_MERGEAMXMATMULSACROSSKITERATIONS
@@ -32,21 +32,6 @@ namespace {
 
 /// Tile steps a C tile should sum between its load and its store: the tile pass's run length.
 constexpr int64_t kTargetSteps = kAMXStepsPerCRoundTrip;
-
-/// The iter_arg position whose value `op` updates (init is the iter_arg, result is yielded
-/// there and nothing else reads either), or nothing.
-std::optional<unsigned> accumulatedPosition(linalg::GenericOp op, scf::ForOp loop) {
-  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1)
-    return std::nullopt;
-  auto acc = dyn_cast<BlockArgument>(op.getDpsInits()[0]);
-  if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 || !acc.hasOneUse() ||
-      !op.getResult(0).hasOneUse())
-    return std::nullopt;
-  unsigned position = acc.getArgNumber() - 1;
-  if (loop.getBody()->getTerminator()->getOperand(position) != op.getResult(0))
-    return std::nullopt;
-  return position;
-}
 
 /// Tile steps of one product of `op`: its K groups over a tile's rows.
 int64_t tileSteps(linalg::GenericOp op) {
@@ -92,38 +77,25 @@ struct MergeAMXMatmulsAcrossKIterationsPass
   void runOnOperation() override {
     // Loops, each with the unroll factor its shortest tile generic asks for and the
     // positions of the accumulators tile generics update.
-    llvm::MapVector<scf::ForOp, std::pair<int64_t, SmallVector<unsigned>>> loops;
+    llvm::MapVector<scf::ForOp, int64_t> factors;
+    llvm::DenseMap<scf::ForOp, SmallVector<unsigned>> positions;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!op->hasAttr(kAMXTilesAttrName) || op.getNumDpsInputs() != 2) // one product
         return;
-      auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-      if (!loop)
-        return;
-      std::optional<unsigned> position = accumulatedPosition(op, loop);
+      std::optional<unsigned> position = accumulatedIterArg(op);
       int64_t steps = tileSteps(op);
       if (!position || steps >= kTargetSteps)
         return;
-      auto it = loops.try_emplace(loop, kTargetSteps / steps, SmallVector<unsigned>{}).first;
-      it->second.first = std::min(it->second.first, kTargetSteps / steps);
-      it->second.second.push_back(*position);
+      auto loop = cast<scf::ForOp>(op->getParentOp());
+      auto it = factors.try_emplace(loop, kTargetSteps / steps).first;
+      it->second = std::min(it->second, kTargetSteps / steps);
+      positions[loop].push_back(*position);
     });
-    bool unrolledAny = false;
-    for (auto &[loop, plan] : loops) {
-      auto &[factor, positions] = plan;
-      if (std::optional<APInt> trips = loop.getStaticTripCount())
-        factor = std::min<int64_t>(factor, trips->getSExtValue());
-      if (factor < 2)
-        continue;
-      FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, factor);
-      if (failed(unrolled) || !unrolled->mainLoopOp)
-        continue;
-      unrolledAny = true;
-      for (unsigned position : positions)
-        mergeChain(*unrolled->mainLoopOp, position);
-    }
-    // The merged generic reads the tiles of all unrolled iterations after all their lookups.
-    if (unrolledAny)
-      tile_reads::boundLookupWindows(getOperation());
+    // The unrolled loop yields its accumulators at the same positions.
+    unrollKLoops(getOperation(), factors, [&](scf::ForOp original, scf::ForOp unrolled) {
+      for (unsigned position : positions.lookup(original))
+        mergeChain(unrolled, position);
+    });
   }
 };
 
