@@ -34,10 +34,12 @@ void unrollKLoops(FunctionOpInterface function, const llvm::MapVector<scf::ForOp
     if (factor < 2)
       continue;
     FailureOr<UnrolledLoopInfo> info = loopUnrollByFactor(loop, factor);
-    if (failed(info) || !info->mainLoopOp)
+    if (failed(info))
       continue;
     unrolledAny = true;
-    unrolled(loop, *info->mainLoopOp);
+    // No main loop: it ran once and its body took its place.
+    if (info->mainLoopOp)
+      unrolled(loop, *info->mainLoopOp);
   }
   if (unrolledAny)
     tile_reads::boundLookupWindows(function);

@@ -24,7 +24,8 @@ std::optional<unsigned> accumulatedIterArg(mlir::Operation *op);
 
 /// Unrolls each loop of `factors` by its factor (at most its static trip count; loops left
 /// with a factor below 2 stay as they are) and calls `unrolled` with each loop as it was (a key
-/// only: it may be gone) and its unrolled main loop.
+/// only: unrolling may have replaced it) and its unrolled main loop, if one is left (a loop
+/// that now runs once is replaced by its body).
 /// Where anything was unrolled, the lookup windows of `function`'s operand tile cache are
 /// bounded again: the unrolled iterations' tiles are read after all their lookups.
 void unrollKLoops(mlir::FunctionOpInterface function,
