@@ -798,8 +798,8 @@ void readInPlace(OpOperand &use, TileUse role, CachedCopyPermission &cachePermis
   // A of an int8 matmul vpdpbusd computes: read from the thread's copy where its rows lie a
   // matrix row apart, as a bf16 A is, instead of the copy each program filled (its loads, a
   // miss a row, were 13% of 2048^3's samples on a Zen 5 core).
-  bool dotProductInt8A = role == TileUse::MatmulLhs && !amxInt8A &&
-                         dotProductKGroup(consumer, false, dotProductInt8) == 4;
+  bool dotProductInt8A =
+      role == TileUse::MatmulLhs && dotProductKGroup(consumer, false, dotProductInt8) == 4;
   bool readable = wide || (half && role != TileUse::TransposeInput) || amxInt8A || dotProductInt8A;
   // A of any matmul AMX tiles compute is read where it lies, never from a cached copy: the
   // tile loads stream along A's rows, K step after K step, where the copies are scattered
