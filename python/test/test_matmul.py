@@ -107,3 +107,33 @@ def test_matmul_with_wrapped_offsets(M, N, K, unsigned):
     grid = (triton.cdiv(M, 32), triton.cdiv(N, 32))
     wrapped_matmul_kernel[grid](a, b, c, M, N, K, BLOCK_M=32, BLOCK_N=32, BLOCK_K=16, UNSIGNED=unsigned)
     torch.testing.assert_close(c, a @ b, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def static_wrapped_matmul_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Inductor's matmul template with static shapes: the sizes are constants, `% M` a remainder by a constant."""
+    rows = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    cols = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    ks = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptr + rows[:, None] * K + (k * BLOCK_K + ks)[None, :])
+        b = tl.load(b_ptr + (k * BLOCK_K + ks)[:, None] + cols[None, :] * K)  # B column-major (x @ w.t())
+        acc += tl.dot(a, b)
+    out_rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    out_cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + out_rows[:, None] * N + out_cols[None, :], acc,
+             mask=(out_rows[:, None] < M) & (out_cols[None, :] < N))
+
+
+@pytest.mark.parametrize("M,N", [(64, 96), (80, 72), (16, 24)])
+def test_matmul_with_offsets_wrapped_by_constants(M, N):
+    """Blocks inside the constant bounds read their tiles as blocks, the last block (which wraps) element by
+    element; both give the product."""
+    K = 64
+    a, w = torch.randn(M, K), torch.randn(N, K)
+    c = torch.empty(M, N)
+    grid = (triton.cdiv(M, 32), triton.cdiv(N, 32))
+    static_wrapped_matmul_kernel[grid](a, w.t(), c, M, N, K, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
+    torch.testing.assert_close(c, a @ w.t(), rtol=1e-4, atol=1e-4)

@@ -4,6 +4,7 @@
 #include "tritium/Dialect/Triton/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -23,15 +24,20 @@ static std::optional<WrappedRange> matchWrappedRange(Operation *op) {
   if (type.getRank() != 1 || !type.getElementType().isInteger(32))
     return std::nullopt;
   Value bound = splatSource(op->getOperand(1));
+  int64_t constantBound = 0;
+  DenseIntElementsAttr constant;
+  if (!bound && matchPattern(op->getOperand(1), m_Constant(&constant)) && constant.isSplat())
+    constantBound = constant.getSplatValue<APInt>().getSExtValue();
   auto sum = op->getOperand(0).getDefiningOp<arith::AddIOp>();
-  if (!bound || !sum)
+  if ((!bound && constantBound <= 0) || !sum)
     return std::nullopt;
   for (auto [rangeSide, startSide] :
        {std::pair{sum.getLhs(), sum.getRhs()}, std::pair{sum.getRhs(), sum.getLhs()}}) {
     auto range = rangeSide.getDefiningOp<tt::MakeRangeOp>();
     Value start = splatSource(startSide);
     if (range && start && range.getStart() == 0)
-      return WrappedRange{op, start, bound, int64_t(range.getEnd()), isa<arith::RemUIOp>(op)};
+      return WrappedRange{op, start, bound, constantBound, int64_t(range.getEnd()),
+                          isa<arith::RemUIOp>(op)};
   }
   return std::nullopt;
 }
@@ -62,7 +68,9 @@ Value noRangeWraps(ConversionPatternRewriter &b, Location loc, ArrayRef<WrappedR
   Value all;
   for (const WrappedRange &range : ranges) {
     Value start = b.getRemappedValue(range.start);
-    Value bound = b.getRemappedValue(range.bound);
+    Value bound = range.bound
+                      ? b.getRemappedValue(range.bound)
+                      : arith::ConstantIntOp::create(b, loc, range.constantBound, 32).getResult();
     Value size = arith::ConstantIntOp::create(b, loc, range.size, 32);
     // bound >= size first, so that bound - size cannot overflow.
     auto ge = range.isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;

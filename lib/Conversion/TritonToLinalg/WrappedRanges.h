@@ -17,11 +17,13 @@
 namespace tritium {
 
 /// `(splat(start) + make_range(0, size)) % splat(bound)` (remsi or remui) found below a
-/// tile expression, through elementwise ops, broadcasts, expand_dims and addptr.
+/// tile expression, through elementwise ops, broadcasts, expand_dims and addptr. The bound
+/// may be a splat constant (Inductor's templates, with static shapes: `rm % 512`).
 struct WrappedRange {
   mlir::Operation *remainder;
   mlir::Value start; // the original scalar
-  mlir::Value bound; // the original scalar
+  mlir::Value bound; // the original scalar, or null for a constant bound
+  int64_t constantBound;
   int64_t size;
   bool isUnsigned;
 };

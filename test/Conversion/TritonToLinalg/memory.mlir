@@ -175,3 +175,40 @@ tt.func @wrapped_offsets(%b: !tt.ptr<f32>, %out: !tt.ptr<f32>, %n: i32, %pid: i3
   tt.store %op2, %tile2 : tensor<16x4x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// The same wrap with a constant bound, as Inductor's templates write it for static shapes
+// (`rm % 512`): versioned on 0 <= start <= 64 - 16 alike, the bound a scalar constant.
+// CHECK-LABEL: func.func @wrapped_offsets_constant_bound
+// CHECK: %[[INSIDE:.+]] = arith.cmpi sle, %arg2, %c48_i32 : i32
+// CHECK: %[[NONNEG:.+]] = arith.cmpi sge, %arg2, %c0_i32 : i32
+// CHECK: %[[NOWRAP:.+]] = arith.andi %[[INSIDE]], %[[NONNEG]] : i1
+// CHECK: scf.if %[[NOWRAP]] {
+// CHECK:   scf.for %{{.+}} = %c0 to %c4
+// CHECK:     scf.for %[[J:.+]] = %c0 to %c16
+// CHECK-NOT:   tensor.extract
+// CHECK:       llvm.load
+// CHECK: } else {
+tt.func @wrapped_offsets_constant_bound(%b: !tt.ptr<f32>, %out: !tt.ptr<f32>, %pid: i32) {
+  %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %r16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %base = tt.splat %pid : i32 -> tensor<16xi32>
+  %shifted = arith.addi %base, %r16 : tensor<16xi32>
+  %ns = arith.constant dense<64> : tensor<16xi32>
+  %cols = arith.remsi %shifted, %ns : tensor<16xi32>
+  %c64 = arith.constant dense<64> : tensor<4x1xi32>
+  %rows = tt.expand_dims %r4 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+  %rowoffs = arith.muli %rows, %c64 : tensor<4x1xi32>
+  %colrow = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %rowoffs : tensor<4x1xi32> -> tensor<4x16xi32>
+  %cb = tt.broadcast %colrow : tensor<1x16xi32> -> tensor<4x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<4x16xi32>
+  %bs = tt.splat %b : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+  %bp = tt.addptr %bs, %offs : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+  %tile = tt.load %bp : tensor<4x16x!tt.ptr<f32>>
+  %os = tt.splat %out : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+  %op = tt.addptr %os, %offs : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+  tt.store %op, %tile : tensor<4x16x!tt.ptr<f32>>
+  tt.return
+}
