@@ -96,6 +96,37 @@ def test_mlp_through_dynamo_backend_entry_point():
     _compile_and_check("MLP (backend='tritium')", MLP(), [torch.randn(16, 64)], backend="tritium")
 
 
+def test_tritium_backend_computes_products_with_triton_templates():
+    """backend="tritium" offers Inductor's Triton matmul templates in tritium's configs; with aten left out of
+    the choices the template runs (forward and backward, bias and activation in its epilogue) and matches eager."""
+    torch._dynamo.reset()
+    model = nn.Sequential(nn.Linear(64, 96), nn.GELU(), nn.Linear(96, 40))
+    compiled = torch.compile(model, backend="tritium", options={"max_autotune_gemm_backends": "TRITON"})
+    x = torch.randn(48, 64)
+    x_eager, x_compiled = x.clone().requires_grad_(), x.clone().requires_grad_()
+    with KernelCounter() as counter:
+        out = compiled(x_compiled)
+        out.square().mean().backward()
+    expected = model(x_eager)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+    compiled_grads = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    expected.square().mean().backward()
+    torch.testing.assert_close(x_compiled.grad, x_eager.grad, rtol=1e-3, atol=1e-4)
+    for got, want in zip(compiled_grads, [p.grad for p in model.parameters()]):
+        torch.testing.assert_close(got, want, rtol=1e-3, atol=1e-4)
+    templates = [name for name in counter.names if name.startswith("triton_tem_")]
+    assert templates, f"no matmul template among the kernels run: {sorted(counter.names)}"
+
+
+def test_matmul_template_block_sizes():
+    from tritium.inductor_matmuls import block_sizes
+    assert block_sizes(512, 4096, 1024) == (256, 128, 64)
+    assert block_sizes(48, 10, 200) == (64, 16, 64)
+    assert block_sizes(1, 1, 1) == (16, 16, 16)
+    assert block_sizes(None, 100, None) == (256, 128, 64)
+
+
 def test_small_cnn():
     model = SmallCNN().eval()
     _compile_and_check("CNN", model, [torch.randn(4, 3, 16, 16)], backward=False, rtol=1e-3, atol=1e-3)

@@ -20,12 +20,20 @@ class _Sleeper:
         time.sleep(self.seconds)
 
 
-@pytest.mark.parametrize("seconds", [0.002, 0.03])
-def test_a_kernel_longer_than_the_window_is_called_the_fewest_times(seconds):
+def test_a_kernel_longer_than_the_window_is_called_the_fewest_times():
     """One warm-up call, then MIN_CALLS timed ones: by then BRIEF_MS (or rep) has passed."""
-    fn = _Sleeper(seconds)
+    fn = _Sleeper(0.003)
     median = inductor_benchmarking.benchmark_briefly(None, fn, warmup=25, rep=100)
     assert fn.calls == 1 + inductor_benchmarking.MIN_CALLS
+    assert median >= 3
+
+
+def test_a_long_kernel_is_called_long_calls_times():
+    """A kernel whose LONG_CALLS calls take LONG_MS (a model's matrix product) stops there."""
+    seconds = inductor_benchmarking.LONG_MS / 1e3 / inductor_benchmarking.LONG_CALLS
+    fn = _Sleeper(seconds)
+    median = inductor_benchmarking.benchmark_briefly(None, fn, warmup=25, rep=100)
+    assert fn.calls == 1 + inductor_benchmarking.LONG_CALLS
     assert median >= seconds * 1e3
 
 

@@ -8,7 +8,10 @@ device register how it benchmarks (`torch._inductor.runtime.benchmarking.registe
 tritium registers one for "cpu" that calls the kernel once to warm up and stops measuring once it
 has at least MIN_CALLS calls and BRIEF_MS milliseconds of them (or Inductor's whole `rep`), and
 returns their median as Inductor's does. Candidates that differ by less than that window's noise
-(10-20% on a shared machine) are all good choices.
+(10-20% on a shared machine) are all good choices. A long kernel (a matrix product of a model,
+10-50 ms a call, timed against aten for every product shape of the graph) stops after LONG_CALLS
+calls once they add up to LONG_MS: five calls of each of a training step's twenty products were
+seconds of its compile.
 
 Nothing here imports torch: the benchmarker is registered only in a process where Inductor's
 benchmarking module is already loaded, when tritium's driver loads a kernel there.
@@ -20,13 +23,16 @@ import time
 
 MIN_CALLS = 5
 BRIEF_MS = 10.0
+LONG_CALLS = 2
+LONG_MS = 40.0
 
 _registered = False
 
 
 def benchmark_briefly(benchmarker, fn, *, warmup=None, rep=100, **kwargs):
     """Median milliseconds of `fn()` over at least MIN_CALLS calls and BRIEF_MS milliseconds, or
-    over `rep` milliseconds if that is shorter (with at least MIN_CALLS calls)."""
+    over `rep` milliseconds if that is shorter (with at least MIN_CALLS calls), or over LONG_CALLS
+    calls that take LONG_MS."""
     fn()  # warm: fresh pages of outputs, the thread pool's first wake-up
     budget_ms = min(float(rep), BRIEF_MS)
     times = []
@@ -36,7 +42,9 @@ def benchmark_briefly(benchmarker, fn, *, warmup=None, rep=100, **kwargs):
         fn()
         after = time.perf_counter()
         times.append((after - before) * 1e3)
-        if len(times) >= MIN_CALLS and (after - start) * 1e3 >= budget_ms:
+        elapsed_ms = (after - start) * 1e3
+        if (len(times) >= MIN_CALLS and elapsed_ms >= budget_ms) or (len(times) >= LONG_CALLS
+                                                                     and elapsed_ms >= LONG_MS):
             return statistics.median(times)
 
 

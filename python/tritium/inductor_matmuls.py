@@ -1,0 +1,74 @@
+"""Inductor's Triton matmul templates sized for tritium's CPU kernels.
+
+With max-autotune on, Inductor offers its Triton templates for `mm`, `addmm`, `bmm`, `baddbmm` and `_int_mm`
+beside aten. For the CPU it takes GPU configs halved and drops every block over 8192 elements of C (to keep
+compile times of other Triton CPU backends down): blocks of 16-64 rows, on which tritium's register-blocked
+products stay far from the core's peak, and some twenty configurations to compile and time for each product.
+tritium's kernels run best on large blocks (256x128 of C, 64 of K: the operand tiles are packed once and the C
+block stays in registers across K; see docs/performance.md), so each product gets one configuration: the largest
+such block its shape fills. Inductor then times that template against aten and keeps the faster (with the bias
+and activation that follow fused into the template's epilogue).
+"""
+
+_TEMPLATE_OPS = (("mm", None), ("mm", "addmm"), ("mm", "int_mm"), ("bmm", None), ("bmm", "baddbmm"))
+_registered = False
+
+
+def _block(size, smallest, largest):
+    """The power of two at least `size`, within [smallest, largest]; `largest` for a symbolic size."""
+    if size is None:
+        return largest
+    block = smallest
+    while block < size and block < largest:
+        block *= 2
+    return block
+
+
+def block_sizes(m, n, k):
+    """(BLOCK_M, BLOCK_N, BLOCK_K) of tritium's template config for an m x n x k product (ints, or None where a
+    size has no hint)."""
+    return _block(m, 16, 256), _block(n, 16, 128), _block(k, 16, 64)
+
+
+def _hint(size):
+    from torch._inductor.virtualized import V
+    try:
+        return V.graph.sizevars.optimization_hint(size, fallback=None)
+    except Exception:  # a size Inductor cannot hint: the largest block
+        return None
+
+
+def _tritium_heuristic(base):
+    """`base` (Inductor's CPU heuristic for one template and op) with tritium's one configuration."""
+    from torch._inductor.template_heuristics.triton import GemmConfig
+
+    class TritiumCPUMatmulHeuristic(base):
+
+        def preprocess_mm_configs(self, m, n, k, configs, *args, **kwargs):
+            block_m, block_n, block_k = block_sizes(_hint(m), _hint(n), _hint(k))
+            return self._finalize_mm_configs([GemmConfig(block_m, block_n, block_k, 1, 1)])
+
+    TritiumCPUMatmulHeuristic.__name__ = f"Tritium{base.__name__}"
+    return TritiumCPUMatmulHeuristic
+
+
+def register_matmul_template_heuristics():
+    """Registers tritium's configs for Inductor's CPU matmul templates (once a process). Only Inductor's Triton
+    path offers these templates, and on the CPU that path is tritium."""
+    global _registered
+    if _registered:
+        return
+    from torch._inductor.kernel.bmm import bmm_template
+    from torch._inductor.kernel.mm import mm_template
+    from torch._inductor.template_heuristics import registry
+
+    templates = {"mm": mm_template.uid, "bmm": bmm_template.uid}
+    for template, op_name in _TEMPLATE_OPS:
+        base = registry.get_registered_heuristic_class(templates[template], "cpu", op_name)
+        if base is None:
+            continue
+        registry.register_template_heuristic(templates[template], "cpu", op_name=op_name)(_tritium_heuristic(base))
+    # Instances Inductor made of the classes replaced (an earlier compile in this process).
+    for key in [key for key in registry._HEURISTIC_CACHE if key[0] in templates.values() and key[1] == "cpu"]:
+        del registry._HEURISTIC_CACHE[key]
+    _registered = True
