@@ -119,6 +119,59 @@ def test_tritium_backend_computes_products_with_triton_templates():
     assert templates, f"no matmul template among the kernels run: {sorted(counter.names)}"
 
 
+@pytest.mark.skipif("AVX512" not in torch.backends.cpu.get_cpu_capability(),
+                    reason="f32 products are timed against aten on hosts without AVX-512")
+def test_f32_products_take_the_template_alone_on_avx512_hosts():
+    """By default, with AVX-512, an f32 product (mm: a linear layer without bias) is offered only the template: no
+    autotuning, and it runs."""
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    model = nn.Sequential(nn.Linear(64, 96, bias=False), nn.GELU())
+    compiled = torch.compile(model, backend="tritium")
+    x = torch.randn(48, 64)
+    with KernelCounter() as counter:
+        out = compiled(x)
+    torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+    assert any(name.startswith("triton_tem_") for name in counter.names), sorted(counter.names)
+    assert torch._dynamo.utils.counters["inductor"]["select_algorithm_autotune"] == 0
+
+
+class _Products(nn.Module):
+    """A batched product (attention's q k^T) and a bf16 linear layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(32, 48).to(torch.bfloat16)
+
+    def forward(self, q, k):
+        scores = torch.bmm(q, k.transpose(1, 2))
+        return scores.float(), self.proj(q.to(torch.bfloat16)).float()
+
+
+def test_tritium_backend_templates_for_bmm_and_bf16():
+    """bmm and a bf16 addmm through the templates alone: the values of eager (bf16 within its tolerance)."""
+    torch._dynamo.reset()
+    model = _Products()
+    compiled = torch.compile(model, backend="tritium", options={"max_autotune_gemm_backends": "TRITON"})
+    q, k = torch.randn(4, 40, 32), torch.randn(4, 24, 32)
+    with KernelCounter() as counter:
+        got = compiled(q, k)
+    want = model(q, k)
+    torch.testing.assert_close(got[0], want[0], rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(got[1], want[1], rtol=2e-2, atol=2e-2)
+    assert sum(name.startswith("triton_tem_") for name in counter.names) >= 2, sorted(counter.names)
+
+
+def test_int_mm_through_tritium_backend():
+    """torch._int_mm (int8 x int8 -> int32) with the template offered: exact."""
+    torch._dynamo.reset()
+    a = torch.randint(-128, 128, (64, 128), dtype=torch.int8)
+    b = torch.randint(-128, 128, (128, 32), dtype=torch.int8)
+    compiled = torch.compile(lambda a, b: torch._int_mm(a, b) * 2, backend="tritium",
+                             options={"max_autotune_gemm_backends": "TRITON"})
+    torch.testing.assert_close(compiled(a, b), torch._int_mm(a, b) * 2, rtol=0, atol=0)
+
+
 def test_matmul_template_block_sizes():
     from tritium.inductor_matmuls import block_sizes
     assert block_sizes(512, 4096, 1024) == (256, 128, 64)

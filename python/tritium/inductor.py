@@ -28,6 +28,7 @@ def tritium_backend(graph_module, example_inputs, options=None, **kwargs):
     """A torch.compile backend: Inductor, with every generated kernel compiled by tritium."""
     from torch._inductor.compile_fx import compile_fx
 
-    from .inductor_matmuls import register_matmul_template_heuristics
+    from .inductor_matmuls import offer_templates_alone_where_enough, register_matmul_template_heuristics
     register_matmul_template_heuristics()
+    offer_templates_alone_where_enough()
     return compile_fx(graph_module, example_inputs, config_patches=_inductor_options(options))

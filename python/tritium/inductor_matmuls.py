@@ -8,6 +8,14 @@ tritium's kernels run best on large blocks (256x128 of C, 64 of K: the operand t
 block stays in registers across K; see docs/performance.md), so each product gets one configuration: the largest
 such block its shape fills. Inductor then times that template against aten and keeps the faster (with the bias
 and activation that follow fused into the template's epilogue).
+
+Except for f32 products on hosts with AVX-512: there the template ran at about twice aten's speed at every product
+shape of the model suite (GPT-2, BERT, LLaMA, an MLP; forward and backward), and timing each product against aten
+made compiling a training step slower than Inductor's C++ backend (21 products of GPT-2, ~0.7 s each, one after the
+other). There Inductor is offered the template alone (TritiumChoices, an InductorChoices handler, the way
+Inductor lets its heuristics be overridden): it is compiled with the graph's other kernels, in parallel, and not timed.
+That covers `mm`, `bmm` and `baddbmm`; `addmm` is still timed, because Inductor asks for its aten choices in a call
+of their own, before it knows whether any template will be offered.
 """
 
 _TEMPLATE_OPS = (("mm", None), ("mm", "addmm"), ("mm", "int_mm"), ("bmm", None), ("bmm", "baddbmm"))
@@ -50,6 +58,44 @@ def _tritium_heuristic(base):
 
     TritiumCPUMatmulHeuristic.__name__ = f"Tritium{base.__name__}"
     return TritiumCPUMatmulHeuristic
+
+
+_TEMPLATED_PRODUCTS = ("mm", "addmm", "bmm", "baddbmm")
+
+
+def _template_is_enough(kernel_inputs, op_name):
+    """Whether the template alone is offered for this product: f32 operands on the CPU, a host with AVX-512."""
+    import torch
+    from torch._inductor import config
+    return (kernel_inputs.device_type == "cpu" and config.cpu_backend == "triton" and op_name in _TEMPLATED_PRODUCTS
+            and all(dtype == torch.float32 for dtype in kernel_inputs.dtypes())
+            and "AVX512" in torch.backends.cpu.get_cpu_capability())
+
+
+def _tritium_choices(base):
+    """`base` (the class of Inductor's choices handler) offering only the template where _template_is_enough."""
+    from torch._inductor.select_algorithm import ExternKernelCaller
+
+    class TritiumChoices(base):
+
+        def get_template_configs(self, kernel_inputs, templates, op_name, kwarg_overrides=None):
+            choices = super().get_template_configs(kernel_inputs, templates, op_name, kwarg_overrides)
+            if not _template_is_enough(kernel_inputs, op_name):
+                return choices
+            templated = [choice for choice in choices if not isinstance(choice, ExternKernelCaller)]
+            return templated or choices
+
+    return TritiumChoices
+
+
+def offer_templates_alone_where_enough():
+    """Makes this thread's Inductor choices handler offer the template alone where _template_is_enough, unless a
+    handler other than Inductor's own is set."""
+    from torch._inductor.choices import InductorChoices
+    from torch._inductor.virtualized import V
+    handler = V.choices
+    if type(handler) is InductorChoices:
+        V.set_choices_handler(_tritium_choices(InductorChoices)())
 
 
 def register_matmul_template_heuristics():
