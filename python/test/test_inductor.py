@@ -165,8 +165,8 @@ def test_tritium_backend_templates_for_bmm_and_bf16():
 def test_int_mm_through_tritium_backend():
     """torch._int_mm (int8 x int8 -> int32) with the template offered: exact."""
     torch._dynamo.reset()
-    a = torch.randint(-128, 128, (64, 128), dtype=torch.int8)
-    b = torch.randint(-128, 128, (128, 32), dtype=torch.int8)
+    a = torch.randint(-128, 128, (64, 48), dtype=torch.int8)
+    b = torch.randint(-128, 128, (48, 32), dtype=torch.int8)
     compiled = torch.compile(lambda a, b: torch._int_mm(a, b) * 2, backend="tritium",
                              options={"max_autotune_gemm_backends": "TRITON"})
     torch.testing.assert_close(compiled(a, b), torch._int_mm(a, b) * 2, rtol=0, atol=0)
@@ -178,6 +178,7 @@ def test_matmul_template_block_sizes():
     assert block_sizes(48, 10, 200) == (64, 16, 64)
     assert block_sizes(1, 1, 1) == (16, 16, 16)
     assert block_sizes(None, 100, None) == (256, 128, 64)
+    assert block_sizes(64, 32, 16, int8=True) == (64, 32, 32)
 
 
 def test_small_cnn():

@@ -32,10 +32,10 @@ def _block(size, smallest, largest):
     return block
 
 
-def block_sizes(m, n, k):
+def block_sizes(m, n, k, int8=False):
     """(BLOCK_M, BLOCK_N, BLOCK_K) of tritium's template config for an m x n x k product (ints, or None where a
-    size has no hint)."""
-    return _block(m, 16, 256), _block(n, 16, 128), _block(k, 16, 64)
+    size has no hint); int8 products take K blocks of at least 32, as Inductor's own int8 configs do."""
+    return _block(m, 16, 256), _block(n, 16, 128), _block(k, 32 if int8 else 16, 64)
 
 
 def _hint(size):
@@ -52,8 +52,9 @@ def _tritium_heuristic(base):
 
     class TritiumCPUMatmulHeuristic(base):
 
-        def preprocess_mm_configs(self, m, n, k, configs, *args, **kwargs):
-            block_m, block_n, block_k = block_sizes(_hint(m), _hint(n), _hint(k))
+        def preprocess_mm_configs(self, m, n, k, configs, has_int8_tensor=False, *args, **kwargs):
+            int8 = has_int8_tensor or getattr(self, "has_int8_tensor", False)
+            block_m, block_n, block_k = block_sizes(_hint(m), _hint(n), _hint(k), int8)
             return self._finalize_mm_configs([GemmConfig(block_m, block_n, block_k, 1, 1)])
 
     TritiumCPUMatmulHeuristic.__name__ = f"Tritium{base.__name__}"
