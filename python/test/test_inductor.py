@@ -162,6 +162,21 @@ def test_tritium_backend_templates_for_bmm_and_bf16():
     assert sum(name.startswith("triton_tem_") for name in counter.names) >= 2, sorted(counter.names)
 
 
+def test_templates_with_symbolic_shapes():
+    """dynamic=True: the templates' M is a symbol (its block sized from the hint); rows that fill a block, rows
+    that do not, and a later call with other rows give eager's values."""
+    torch._dynamo.reset()
+    model = nn.Sequential(nn.Linear(64, 96), nn.GELU(), nn.Linear(96, 32, bias=False))
+    compiled = torch.compile(model, backend="tritium", dynamic=True,
+                             options={"max_autotune_gemm_backends": "TRITON"})
+    for rows in (48, 100, 7):
+        x = torch.randn(rows, 64)
+        with KernelCounter() as counter:
+            out = compiled(x)
+        torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
+        assert any(name.startswith("triton_tem_") for name in counter.names), sorted(counter.names)
+
+
 def test_int_mm_through_tritium_backend():
     """torch._int_mm (int8 x int8 -> int32) with the template offered: exact."""
     torch._dynamo.reset()
