@@ -96,12 +96,21 @@ def test_mlp_through_dynamo_backend_entry_point():
     _compile_and_check("MLP (backend='tritium')", MLP(), [torch.randn(16, 64)], backend="tritium")
 
 
+def _with_templates_only(model, **compile_kwargs):
+    """`model` under backend="tritium" with aten left out of the product choices: the templates must run."""
+    torch._dynamo.reset()
+    return torch.compile(model, backend="tritium", options={"max_autotune_gemm_backends": "TRITON"}, **compile_kwargs)
+
+
+def _templates_run(counter):
+    return [name for name in counter.names if name.startswith("triton_tem_")]
+
+
 def test_tritium_backend_computes_products_with_triton_templates():
     """backend="tritium" offers Inductor's Triton matmul templates in tritium's configs; with aten left out of
     the choices the template runs (forward and backward, bias and activation in its epilogue) and matches eager."""
-    torch._dynamo.reset()
     model = nn.Sequential(nn.Linear(64, 96), nn.GELU(), nn.Linear(96, 40))
-    compiled = torch.compile(model, backend="tritium", options={"max_autotune_gemm_backends": "TRITON"})
+    compiled = _with_templates_only(model)
     x = torch.randn(48, 64)
     x_eager, x_compiled = x.clone().requires_grad_(), x.clone().requires_grad_()
     with KernelCounter() as counter:
@@ -115,8 +124,7 @@ def test_tritium_backend_computes_products_with_triton_templates():
     torch.testing.assert_close(x_compiled.grad, x_eager.grad, rtol=1e-3, atol=1e-4)
     for got, want in zip(compiled_grads, [p.grad for p in model.parameters()]):
         torch.testing.assert_close(got, want, rtol=1e-3, atol=1e-4)
-    templates = [name for name in counter.names if name.startswith("triton_tem_")]
-    assert templates, f"no matmul template among the kernels run: {sorted(counter.names)}"
+    assert _templates_run(counter), f"no matmul template among the kernels run: {sorted(counter.names)}"
 
 
 @pytest.mark.skipif("AVX512" not in torch.backends.cpu.get_cpu_capability(),
@@ -132,7 +140,7 @@ def test_f32_products_take_the_template_alone_on_avx512_hosts():
     with KernelCounter() as counter:
         out = compiled(x)
     torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
-    assert any(name.startswith("triton_tem_") for name in counter.names), sorted(counter.names)
+    assert _templates_run(counter), sorted(counter.names)
     assert torch._dynamo.utils.counters["inductor"]["select_algorithm_autotune"] == 0
 
 
@@ -150,40 +158,35 @@ class _Products(nn.Module):
 
 def test_tritium_backend_templates_for_bmm_and_bf16():
     """bmm and a bf16 addmm through the templates alone: the values of eager (bf16 within its tolerance)."""
-    torch._dynamo.reset()
     model = _Products()
-    compiled = torch.compile(model, backend="tritium", options={"max_autotune_gemm_backends": "TRITON"})
+    compiled = _with_templates_only(model)
     q, k = torch.randn(4, 40, 32), torch.randn(4, 24, 32)
     with KernelCounter() as counter:
         got = compiled(q, k)
     want = model(q, k)
     torch.testing.assert_close(got[0], want[0], rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(got[1], want[1], rtol=2e-2, atol=2e-2)
-    assert sum(name.startswith("triton_tem_") for name in counter.names) >= 2, sorted(counter.names)
+    assert len(_templates_run(counter)) >= 2, sorted(counter.names)
 
 
 def test_templates_with_symbolic_shapes():
     """dynamic=True: the templates' M is a symbol (its block sized from the hint); rows that fill a block, rows
     that do not, and a later call with other rows give eager's values."""
-    torch._dynamo.reset()
     model = nn.Sequential(nn.Linear(64, 96), nn.GELU(), nn.Linear(96, 32, bias=False))
-    compiled = torch.compile(model, backend="tritium", dynamic=True,
-                             options={"max_autotune_gemm_backends": "TRITON"})
+    compiled = _with_templates_only(model, dynamic=True)
     for rows in (48, 100, 7):
         x = torch.randn(rows, 64)
         with KernelCounter() as counter:
             out = compiled(x)
         torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-4)
-        assert any(name.startswith("triton_tem_") for name in counter.names), sorted(counter.names)
+        assert _templates_run(counter), sorted(counter.names)
 
 
 def test_int_mm_through_tritium_backend():
     """torch._int_mm (int8 x int8 -> int32) with the template offered: exact."""
-    torch._dynamo.reset()
     a = torch.randint(-128, 128, (64, 48), dtype=torch.int8)
     b = torch.randint(-128, 128, (48, 32), dtype=torch.int8)
-    compiled = torch.compile(lambda a, b: torch._int_mm(a, b) * 2, backend="tritium",
-                             options={"max_autotune_gemm_backends": "TRITON"})
+    compiled = _with_templates_only(lambda a, b: torch._int_mm(a, b) * 2)
     torch.testing.assert_close(compiled(a, b), torch._int_mm(a, b) * 2, rtol=0, atol=0)
 
 

@@ -23,21 +23,20 @@ static std::optional<WrappedRange> matchWrappedRange(Operation *op) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   if (type.getRank() != 1 || !type.getElementType().isInteger(32))
     return std::nullopt;
-  Value bound = splatSource(op->getOperand(1));
-  int64_t constantBound = 0;
+  OpFoldResult bound = splatSource(op->getOperand(1));
   DenseIntElementsAttr constant;
-  if (!bound && matchPattern(op->getOperand(1), m_Constant(&constant)) && constant.isSplat())
-    constantBound = constant.getSplatValue<APInt>().getSExtValue();
+  if (!bound && matchPattern(op->getOperand(1), m_Constant(&constant)) && constant.isSplat() &&
+      constant.getSplatValue<APInt>().isStrictlyPositive())
+    bound = constant.getSplatValue<IntegerAttr>();
   auto sum = op->getOperand(0).getDefiningOp<arith::AddIOp>();
-  if ((!bound && constantBound <= 0) || !sum)
+  if (!bound || !sum)
     return std::nullopt;
   for (auto [rangeSide, startSide] :
        {std::pair{sum.getLhs(), sum.getRhs()}, std::pair{sum.getRhs(), sum.getLhs()}}) {
     auto range = rangeSide.getDefiningOp<tt::MakeRangeOp>();
     Value start = splatSource(startSide);
     if (range && start && range.getStart() == 0)
-      return WrappedRange{op, start, bound, constantBound, int64_t(range.getEnd()),
-                          isa<arith::RemUIOp>(op)};
+      return WrappedRange{op, start, bound, int64_t(range.getEnd()), isa<arith::RemUIOp>(op)};
   }
   return std::nullopt;
 }
@@ -68,9 +67,11 @@ Value noRangeWraps(ConversionPatternRewriter &b, Location loc, ArrayRef<WrappedR
   Value all;
   for (const WrappedRange &range : ranges) {
     Value start = b.getRemappedValue(range.start);
-    Value bound = range.bound
-                      ? b.getRemappedValue(range.bound)
-                      : arith::ConstantIntOp::create(b, loc, range.constantBound, 32).getResult();
+    Value bound;
+    if (auto scalar = dyn_cast<Value>(range.bound))
+      bound = b.getRemappedValue(scalar);
+    else
+      bound = arith::ConstantOp::create(b, loc, cast<IntegerAttr>(cast<Attribute>(range.bound)));
     Value size = arith::ConstantIntOp::create(b, loc, range.size, 32);
     // bound >= size first, so that bound - size cannot overflow.
     auto ge = range.isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;

@@ -22,8 +22,7 @@ namespace tritium {
 struct WrappedRange {
   mlir::Operation *remainder;
   mlir::Value start; // the original scalar
-  mlir::Value bound; // the original scalar, or null for a constant bound
-  int64_t constantBound;
+  mlir::OpFoldResult bound; // the original scalar, or the constant's i32 attribute
   int64_t size;
   bool isUnsigned;
 };
